@@ -1,0 +1,295 @@
+"""Legality, written once: each answer to a decision has one check that returns a typed rejection.
+
+``check`` is used both to reject illegal actions and to filter the candidates into the list of legal
+actions, so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oracle.model import EffectType, Stones
+from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
+from oracle.reference.decisions import DecisionSpec, card_choices, option_choices
+from oracle.reference.effects.registry import instant_can_resolve
+from oracle.reference.payment import check_payment, legal_payments
+from oracle.reference.table import Table
+
+JSON = dict[str, Any]
+
+
+def _reject(code: RejectionCode, rule: str, message: str) -> Rejection:
+    return Rejection(code, rule, message)
+
+
+def _card_field(table: Table, action: JSON, key: str = "card") -> str | Rejection:
+    value = action.get(key)
+    if not isinstance(value, str):
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"'{key}' must be a card id")
+    if value not in table.cards.cards:
+        return _reject(RejectionCode.UNKNOWN_CARD, "DEC-2", f"unknown card id {value!r}")
+    return value
+
+
+def _stones_field(action: JSON, key: str) -> Stones | Rejection:
+    value = action.get(key)
+    if not isinstance(value, dict):
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"'{key}' must be an object of stone counts")
+    try:
+        return Stones.from_json(value)
+    except ValueError as exc:
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"'{key}': {exc}")
+
+
+def _strings_field(action: JSON, key: str) -> list[str] | Rejection:
+    value = action.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"'{key}' must be a list of strings")
+    return list(value)
+
+
+def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection | None:
+    """Why ``action`` does not legally answer the pending decision ``spec``; None if it does."""
+    if spec is None:
+        return _reject(RejectionCode.GAME_OVER, "DEC-3", "the game is over")
+    if not isinstance(action, dict):
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", "an action must be a JSON object")
+    try:
+        action_type = ActionType(action.get("type"))
+    except ValueError:
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"unknown action type {action.get('type')!r}")
+    player = action.get("player")
+    if player != spec.player or isinstance(player, bool):
+        who = "chance" if spec.player is None else f"player {spec.player}"
+        return _reject(RejectionCode.NOT_YOUR_DECISION, "DEC-1", f"the pending decision belongs to {who}")
+    if action_type not in ANSWERS[spec.kind]:
+        return _reject(
+            RejectionCode.WRONG_DECISION, "DEC-2",
+            f"a {action_type.value!r} action does not answer a {spec.kind.value!r} decision",
+        )
+    return _CHECKS[action_type](table, spec, action)
+
+
+def _check_pick(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    card_id = _card_field(table, action)
+    if isinstance(card_id, Rejection):
+        return card_id
+    if card_id not in table.state.display:
+        return _reject(RejectionCode.CARD_NOT_IN_DISPLAY, "HUNT-1", f"{card_id} is not in the display")
+    if any(card_id in p.markers for p in table.state.players):
+        return _reject(RejectionCode.CARD_ALREADY_MARKED, "HUNT-4", f"{card_id} already carries a marker")
+    return None
+
+
+def _check_marked(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    card_id = _card_field(table, action)
+    if isinstance(card_id, Rejection):
+        return card_id
+    assert spec.player is not None
+    if card_id not in table.state.players[spec.player].markers:
+        return _reject(
+            RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"
+        )
+    return None
+
+
+def _check_summon(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    card_id = _card_field(table, action)
+    if isinstance(card_id, Rejection):
+        return card_id
+    player = spec.player
+    assert player is not None
+    if card_id not in table.hand(player):
+        return _reject(RejectionCode.CARD_NOT_IN_HAND, "SUM-2", f"{card_id} is not in player {player}'s hand")
+    if not table.area_free(player):
+        capacity = table.area_capacity(player)
+        return _reject(
+            RejectionCode.AREA_FULL, "SUM-1", f"player {player}'s area is full ({capacity} of {capacity})"
+        )
+    paid = _stones_field(action, "payment")
+    if isinstance(paid, Rejection):
+        return paid
+    card = table.card(card_id)
+    rejection = check_payment(table.stones(player), paid, table.stone_values(player), table.summon_cost(player, card))
+    if rejection is not None:
+        return rejection
+    if not instant_can_resolve(table, player, card_id):
+        return _reject(
+            RejectionCode.INSTANT_UNRESOLVABLE, "SUM-4",
+            f"{card.name}'s Instant effect cannot be fully resolved now",
+        )
+    return None
+
+
+def _check_remove(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    card_id = _card_field(table, action)
+    if isinstance(card_id, Rejection):
+        return card_id
+    player = spec.player
+    assert player is not None
+    if card_id not in table.state.players[player].area:
+        return _reject(RejectionCode.CARD_NOT_IN_AREA, "REM-1", f"{card_id} is not in player {player}'s area")
+    paid = _stones_field(action, "payment")
+    if isinstance(paid, Rejection):
+        return paid
+    return check_payment(table.stones(player), paid, table.stone_values(player), table.state.round)
+
+
+def _check_end_turn(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    assert spec.player is not None
+    markers = table.state.players[spec.player].markers
+    if markers:
+        return _reject(
+            RejectionCode.MARKER_STILL_PLACED, "ACT-2",
+            f"player {spec.player} still has a marker on {', '.join(sorted(markers))}",
+        )
+    return None
+
+
+def _check_keep(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    kept = _stones_field(action, "stones")
+    if isinstance(kept, Rejection):
+        return kept
+    assert spec.player is not None
+    held = table.stones(spec.player)
+    if not held.contains(kept):
+        return _reject(RejectionCode.STONES_NOT_HELD, "LIMIT-2", f"keeps {kept} but holds only {held}")
+    if kept.total != spec.limit:
+        return _reject(
+            RejectionCode.KEEP_WRONG_COUNT, "LIMIT-2", f"must keep exactly {spec.limit} stones, keeps {kept.total}"
+        )
+    return None
+
+
+def _check_resolve_active(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    card_id = _card_field(table, action)
+    if isinstance(card_id, Rejection):
+        return card_id
+    if card_id not in spec.cards:
+        return _reject(
+            RejectionCode.ACTIVE_NOT_AVAILABLE, "EFF-5",
+            f"{card_id} has no unused Active effect in player {spec.player}'s area",
+        )
+    return None
+
+
+def _check_choose_player(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    target = action.get("target")
+    if not isinstance(target, int) or isinstance(target, bool):
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", "'target' must be a player index")
+    if target not in spec.players:
+        return _reject(RejectionCode.INVALID_CHOICE, "DEC-2", f"player {target} is not among {list(spec.players)}")
+    return None
+
+
+def _check_choose_cards(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    chosen = _strings_field(action, "cards")
+    if isinstance(chosen, Rejection):
+        return chosen
+    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(spec.cards):
+        return _reject(
+            RejectionCode.INVALID_CHOICE, "DEC-2", f"{chosen} are not distinct cards of {list(spec.cards)}"
+        )
+    if not spec.min <= len(chosen) <= spec.max:
+        return _reject(
+            RejectionCode.INVALID_CHOICE, "DEC-2", f"choose between {spec.min} and {spec.max} cards, not {len(chosen)}"
+        )
+    return None
+
+
+def _check_choose_options(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    chosen = _strings_field(action, "options")
+    if isinstance(chosen, Rejection):
+        return chosen
+    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(spec.options):
+        return _reject(
+            RejectionCode.INVALID_CHOICE, "DEC-2", f"{chosen} are not distinct options of {list(spec.options)}"
+        )
+    if not spec.min <= len(chosen) <= spec.max:
+        return _reject(
+            RejectionCode.INVALID_CHOICE, "DEC-2", f"choose between {spec.min} and {spec.max} options, not {len(chosen)}"
+        )
+    return None
+
+
+def _check_shuffle(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    order = _strings_field(action, "order")
+    if isinstance(order, Rejection):
+        return order
+    if sorted(order) != sorted(table.state.discard_pile):
+        return _reject(
+            RejectionCode.INVALID_SHUFFLE, "DECK-1", "the order must list every card of the discard pile once"
+        )
+    return None
+
+
+_CHECKS = {
+    ActionType.PICK: _check_pick,
+    ActionType.SELL: _check_marked,
+    ActionType.TAME: _check_marked,
+    ActionType.SUMMON: _check_summon,
+    ActionType.REMOVE: _check_remove,
+    ActionType.END_TURN: _check_end_turn,
+    ActionType.KEEP_STONES: _check_keep,
+    ActionType.RESOLVE_ACTIVE: _check_resolve_active,
+    ActionType.CHOOSE_PLAYER: _check_choose_player,
+    ActionType.CHOOSE_CARDS: _check_choose_cards,
+    ActionType.CHOOSE_OPTIONS: _check_choose_options,
+    ActionType.SHUFFLE: _check_shuffle,
+}
+
+
+def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
+    """Answers worth checking for ``spec``: a superset of the legal ones (never lists a shuffle order)."""
+    player = spec.player
+    kind = spec.kind
+    if kind is DecisionKind.HUNT_PICK:
+        return [{"type": "pick", "player": player, "card": c} for c in sorted(table.state.display)]
+    if kind is DecisionKind.ACTION:
+        assert player is not None
+        return _action_candidates(table, player)
+    if kind is DecisionKind.KEEP_STONES:
+        assert player is not None
+        return [
+            {"type": "keep_stones", "player": player, "stones": kept.to_json()}
+            for kept in table.stones(player).sub_collections()
+            if kept.total == spec.limit
+        ]
+    if kind is DecisionKind.NEXT_ACTIVE:
+        return [{"type": "resolve_active", "player": player, "card": c} for c in spec.cards]
+    if kind is DecisionKind.CHOOSE_PLAYER:
+        return [{"type": "choose_player", "player": player, "target": p} for p in spec.players]
+    if kind is DecisionKind.CHOOSE_CARDS:
+        return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in card_choices(spec)]
+    if kind is DecisionKind.CHOOSE_OPTIONS:
+        return [{"type": "choose_options", "player": player, "options": list(o)} for o in option_choices(spec)]
+    return []
+
+
+def _action_candidates(table: Table, player: int) -> list[JSON]:
+    me = table.state.players[player]
+    out: list[JSON] = []
+    for card_id in sorted(me.markers):
+        out.append({"type": "sell", "player": player, "card": card_id})
+        out.append({"type": "tame", "player": player, "card": card_id})
+    values = table.stone_values(player)
+    if table.area_free(player):
+        for card_id in sorted(set(me.hand)):
+            cost = table.summon_cost(player, table.card(card_id))
+            for paid in legal_payments(me.stones, values, cost):
+                out.append({"type": "summon", "player": player, "card": card_id, "payment": paid.to_json()})
+    for paid in legal_payments(me.stones, values, table.state.round):
+        for card_id in sorted(me.area):
+            out.append({"type": "remove", "player": player, "card": card_id, "payment": paid.to_json()})
+    out.append({"type": "end_turn", "player": player})
+    return out
+
+
+def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
+    if spec is None:
+        return []
+    return [a for a in candidates(table, spec) if check(table, spec, a) is None]
+
+
+def has_active(table: Table, card_id: str) -> bool:
+    return table.card(card_id).has(EffectType.ACTIVE)

@@ -1,0 +1,64 @@
+"""Pending decisions: who decides what, and the answers that fit.
+
+A :class:`DecisionSpec` is what the engine asks; :func:`candidate_answers` lists the answers that fit
+its shape (card choices, options, players). Legality of Action-phase actions lives in
+:mod:`oracle.reference.actions`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from oracle.protocol import DecisionKind
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionSpec:
+    """A pending decision. ``player`` is None for chance decisions (a shuffle)."""
+
+    kind: DecisionKind
+    player: int | None
+    prompt: str
+    source: str = ""
+    cards: tuple[str, ...] = ()
+    players: tuple[int, ...] = ()
+    options: tuple[str, ...] = ()
+    min: int = 1
+    max: int = 1
+    limit: int = 0
+
+    def to_json(self) -> JSON:
+        out: JSON = {"kind": self.kind.value, "player": self.player, "prompt": self.prompt}
+        if self.source:
+            out["source"] = self.source
+        if self.kind is DecisionKind.CHOOSE_CARDS or self.kind is DecisionKind.SHUFFLE:
+            out["cards"] = list(self.cards)
+        if self.kind is DecisionKind.CHOOSE_CARDS or self.kind is DecisionKind.CHOOSE_OPTIONS:
+            out["min"] = self.min
+            out["max"] = self.max
+        if self.kind is DecisionKind.CHOOSE_PLAYER:
+            out["players"] = list(self.players)
+        if self.kind is DecisionKind.CHOOSE_OPTIONS:
+            out["options"] = list(self.options)
+        if self.kind is DecisionKind.KEEP_STONES:
+            out["limit"] = self.limit
+        return out
+
+
+def card_choices(spec: DecisionSpec) -> list[tuple[str, ...]]:
+    """Every sorted selection of between ``min`` and ``max`` of the offered cards."""
+    out: list[tuple[str, ...]] = []
+    for size in range(spec.min, spec.max + 1):
+        out.extend(itertools.combinations(sorted(spec.cards), size))
+    return out
+
+
+def option_choices(spec: DecisionSpec) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for size in range(spec.min, spec.max + 1):
+        out.extend(itertools.combinations(sorted(spec.options), size))
+    return out

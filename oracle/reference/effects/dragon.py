@@ -1,0 +1,1 @@
+"""Dragon family effects (base game)."""

@@ -1,0 +1,1 @@
+"""Earth family effects (base game)."""

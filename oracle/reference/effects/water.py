@@ -1,0 +1,1 @@
+"""Water family effects (base game)."""

@@ -1,0 +1,1 @@
+"""Wind family effects (base game)."""

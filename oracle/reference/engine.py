@@ -1,0 +1,110 @@
+"""The reference engine: the complete rules, behind the engine protocol."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oracle import __version__
+from oracle.cards import catalogue
+from oracle.protocol import ApplyResult, reference_handshake
+from oracle.reference import actions, flow
+from oracle.reference.decisions import DecisionSpec
+from oracle.reference.effects import load_handlers
+from oracle.reference.snapshot import ENGINE_NAME, SnapshotError, export_state, load_state, parse_setup
+from oracle.reference.state import GameState, Phase, PlayerState
+from oracle.reference.table import Table
+
+JSON = dict[str, Any]
+
+
+class SetupError(ValueError):
+    """``new_game`` was given a set-up it cannot play; the message names the field."""
+
+
+class ReferenceEngine:
+    """The rules as the project reads them; every other engine is compared against this one."""
+
+    def __init__(self) -> None:
+        load_handlers()
+        self.table: Table | None = None
+        self.spec: DecisionSpec | None = None
+
+    def handshake(self) -> JSON:
+        return reference_handshake(ENGINE_NAME, __version__)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def new_game(self, setup: JSON) -> list[JSON]:
+        """SETUP-1..3: seat the players, give starting points 1..4 from the first player, lay the deck."""
+        try:
+            parsed = parse_setup(setup)
+        except SnapshotError as exc:
+            raise SetupError(str(exc)) from None
+        first = setup.get("first_player", 0)
+        if not isinstance(first, int) or not 0 <= first < parsed.players:
+            raise SetupError(f"setup.first_player: must be a player index below {parsed.players}, got {first!r}")
+        sets = ["base", "artifacts"] if parsed.expansion else ["base"]
+        expected = sorted(c.id for c in catalogue().in_sets(sets))
+        deck = setup.get("deck")
+        if deck is None:
+            deck = expected
+        if not isinstance(deck, list) or sorted(deck) != expected:
+            raise SetupError(f"setup.deck: must list each of the {len(expected)} cards exactly once")
+        state = GameState(setup=parsed, first_player=first, draw_pile=list(deck))
+        state.players = [PlayerState() for _ in range(parsed.players)]
+        for rank, seat in enumerate(state.seat_order(), start=1):
+            state.players[seat].score = rank
+        self.table = Table(state)
+        self.table.emit("game_started", players=parsed.players, first_player=first)
+        self.table.emit("phase_started", phase=Phase.HUNTING.value, round=1)
+        self.spec = flow.settle(self.table)
+        return self._take_events()
+
+    def load(self, snapshot: JSON) -> None:
+        state = load_state(snapshot)
+        self.table = Table(state)
+        self.spec = flow.settle(self.table)
+        self.table.events = []
+
+    def export(self) -> JSON:
+        table = self._require_game()
+        return export_state(table.state, self.decision())
+
+    # ------------------------------------------------------------------ decisions
+
+    def decision(self) -> JSON | None:
+        return None if self.spec is None else self.spec.to_json()
+
+    def legal_actions(self) -> list[JSON]:
+        return actions.legal_actions(self._require_game(), self.spec)
+
+    def apply(self, action: JSON) -> JSON:
+        table = self._require_game()
+        rejection = actions.check(table, self.spec, action)
+        if rejection is not None:
+            return ApplyResult(False, [], rejection).to_json()
+        assert self.spec is not None
+        flow.answer(table, self.spec, action)
+        self.spec = flow.settle(table)
+        return ApplyResult(True, self._take_events()).to_json()
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def state(self) -> GameState:
+        return self._require_game().state
+
+    def _require_game(self) -> Table:
+        if self.table is None:
+            raise RuntimeError("no game: call new_game() or load() first")
+        return self.table
+
+    def _take_events(self) -> list[JSON]:
+        table = self._require_game()
+        events, table.events = table.events, []
+        return events
+
+
+def create() -> ReferenceEngine:
+    """The factory ``oracle check --impl`` uses by default."""
+    return ReferenceEngine()

@@ -1,0 +1,66 @@
+"""Stone values and payment legality, shared by the engine, the Z3 models and the checks.
+
+Rules PAY-1 (cover the cost), PAY-2 (no change), PAY-3 (no superfluous stone), PAY-4 (values in force
+at the moment of paying), PAY-5 (only stones held), RUL-16 (how value changes combine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from oracle.model import COLORS, Color, Stones
+from oracle.protocol import Rejection, RejectionCode
+
+
+@dataclass(frozen=True, slots=True)
+class StoneValues:
+    """What each colour is worth to one player right now."""
+
+    red: int = 1
+    blue: int = 3
+    purple: int = 6
+
+    def of(self, color: Color) -> int:
+        return int(getattr(self, color.value))
+
+    def worth(self, stones: Stones) -> int:
+        return stones.red * self.red + stones.blue * self.blue + stones.purple * self.purple
+
+    @staticmethod
+    def combine(agni: bool, water_giant: bool, hae_tae: bool) -> StoneValues:
+        """RUL-16: Agni +1 red; Water Giant +1 blue and +1 purple; then Hae-tae swaps blue and purple."""
+        red = 1 + (1 if agni else 0)
+        blue = 3 + (1 if water_giant else 0)
+        purple = 6 + (1 if water_giant else 0)
+        if hae_tae:
+            blue, purple = purple, blue
+        return StoneValues(red, blue, purple)
+
+
+PRINTED_VALUES = StoneValues()
+
+
+def check_payment(held: Stones, paid: Stones, values: StoneValues, cost: int) -> Rejection | None:
+    """Return why paying ``paid`` for ``cost`` is illegal, or None if it is legal."""
+    if not held.contains(paid):
+        return Rejection(
+            RejectionCode.STONES_NOT_HELD, "PAY-5", f"pays {paid} but holds only {held}"
+        )
+    total = values.worth(paid)
+    if total < cost:
+        return Rejection(
+            RejectionCode.PAYMENT_SHORT, "PAY-1", f"pays {paid} worth {total}, short of the cost {cost}"
+        )
+    for color in COLORS:
+        if paid.count(color) and total - values.of(color) >= cost:
+            return Rejection(
+                RejectionCode.PAYMENT_SUPERFLUOUS_STONE,
+                "PAY-3",
+                f"pays {paid} worth {total} for a cost of {cost}: a {color.value} stone is superfluous",
+            )
+    return None
+
+
+def legal_payments(held: Stones, values: StoneValues, cost: int) -> list[Stones]:
+    """Every legal payment of ``cost`` from ``held``, as colour counts (PAY-1..PAY-5)."""
+    return [paid for paid in held.sub_collections() if check_payment(held, paid, values, cost) is None]

@@ -1,0 +1,196 @@
+"""Canonical snapshots: export the reference engine's state as JSON, and load it back.
+
+The canonical part (everything but ``private``) is what every engine must agree on; ``private`` holds
+the reference engine's own bookkeeping (the resolution stack) so that ``load(export(s))`` is exact.
+Hands, areas, markers, the display and the discard pile are sorted (their order carries no rule);
+the draw pile is listed from the top.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oracle.cards import catalogue
+from oracle.model import Stones
+from oracle.reference.state import Frame, GameState, Phase, PlayerState, Setup
+
+JSON = dict[str, Any]
+FORMAT = "vale-oracle/snapshot/1"
+ENGINE_NAME = "vale-oracle-reference"
+
+
+class SnapshotError(ValueError):
+    """A snapshot cannot be loaded; the message names the field."""
+
+
+def export_state(state: GameState, pending: JSON | None) -> JSON:
+    return {
+        "format": FORMAT,
+        "setup": state.setup.to_json(),
+        "round": state.round,
+        "phase": state.phase.value,
+        "first_player": state.first_player,
+        "turn_player": state.turn_player,
+        "actives_used": sorted(state.actives_used),
+        "players": [
+            {
+                "score": p.score,
+                "hand": sorted(p.hand),
+                "area": sorted(p.area),
+                "stones": p.stones.to_json(),
+                "markers": sorted(p.markers),
+            }
+            for p in state.players
+        ],
+        "display": sorted(state.display),
+        "draw_pile": list(state.draw_pile),
+        "discard_pile": sorted(state.discard_pile),
+        "winners": list(state.winners),
+        "pending": pending,
+        "private": {
+            "engine": ENGINE_NAME,
+            "revealed": state.revealed,
+            "stack": [f.to_json() for f in state.stack],
+            "area_order": [list(p.area) for p in state.players],
+        },
+    }
+
+
+def _field(data: JSON, key: str, kind: type, where: str) -> Any:
+    if key not in data:
+        raise SnapshotError(f"{where}{key}: missing")
+    value = data[key]
+    if kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+        raise SnapshotError(f"{where}{key}: must be a whole number, got {value!r}")
+    if not isinstance(value, kind):
+        raise SnapshotError(f"{where}{key}: must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def _card_list(data: JSON, key: str, where: str) -> list[str]:
+    value = _field(data, key, list, where)
+    known = catalogue().cards
+    for i, card_id in enumerate(value):
+        if not isinstance(card_id, str) or card_id not in known:
+            raise SnapshotError(f"{where}{key}[{i}]: unknown card {card_id!r}")
+    return list(value)
+
+
+def parse_setup(data: JSON) -> Setup:
+    players = _field(data, "players", int, "setup.")
+    if not 2 <= players <= 4:
+        raise SnapshotError(f"setup.players: the game is for 2 to 4 players, got {players}")
+    variants = data.get("variants", {})
+    if not isinstance(variants, dict) or not all(isinstance(v, str) for v in variants.values()):
+        raise SnapshotError("setup.variants: must be an object of strings")
+    rounds = data.get("rounds", 10)
+    end_score = data.get("end_score", 60)
+    if not isinstance(rounds, int) or not 1 <= rounds <= 20:
+        raise SnapshotError(f"setup.rounds: must be a whole number from 1 to 20, got {rounds!r}")
+    if not isinstance(end_score, int) or end_score < 1:
+        raise SnapshotError(f"setup.end_score: must be a positive whole number, got {end_score!r}")
+    return Setup(
+        players=players,
+        rounds=rounds,
+        end_score=end_score,
+        expansion=bool(data.get("expansion", False)),
+        artifacts=bool(data.get("artifacts", False)),
+        variants=tuple(sorted(variants.items())),
+    )
+
+
+def load_state(data: JSON) -> GameState:
+    """Build a state from a canonical snapshot, checking every field and card conservation."""
+    if not isinstance(data, dict):
+        raise SnapshotError("snapshot: must be a JSON object")
+    setup = parse_setup(_field(data, "setup", dict, ""))
+    round_number = _field(data, "round", int, "")
+    if not 1 <= round_number <= setup.rounds:
+        raise SnapshotError(f"round: must be from 1 to {setup.rounds}, got {round_number}")
+    try:
+        phase = Phase(_field(data, "phase", str, ""))
+    except ValueError:
+        raise SnapshotError(f"phase: must be one of {[p.value for p in Phase]}, got {data['phase']!r}") from None
+    first_player = _field(data, "first_player", int, "")
+    if not 0 <= first_player < setup.players:
+        raise SnapshotError(f"first_player: must be a player index below {setup.players}")
+    turn_player = data.get("turn_player")
+    if phase in (Phase.ACTION, Phase.RESOLUTION):
+        if not isinstance(turn_player, int) or not 0 <= turn_player < setup.players:
+            raise SnapshotError(f"turn_player: the {phase.value} phase needs whose turn it is")
+    else:
+        turn_player = None
+    raw_players = _field(data, "players", list, "")
+    if len(raw_players) != setup.players:
+        raise SnapshotError(f"players: {setup.players} players in setup but {len(raw_players)} listed")
+    private = data.get("private") if isinstance(data.get("private"), dict) else None
+    ours = private is not None and private.get("engine") == ENGINE_NAME
+    area_order = private.get("area_order") if ours and private is not None else None
+    players: list[PlayerState] = []
+    for i, raw in enumerate(raw_players):
+        where = f"players[{i}]."
+        if not isinstance(raw, dict):
+            raise SnapshotError(f"players[{i}]: must be an object")
+        score = _field(raw, "score", int, where)
+        if score < 0:
+            raise SnapshotError(f"{where}score: a score is never below 0 (SCORE-1), got {score}")
+        try:
+            stones = Stones.from_json(_field(raw, "stones", dict, where))
+        except ValueError as exc:
+            raise SnapshotError(f"{where}stones: {exc}") from None
+        area = _card_list(raw, "area", where)
+        if area_order is not None and sorted(area_order[i]) == sorted(area):
+            area = list(area_order[i])
+        players.append(
+            PlayerState(score, _card_list(raw, "hand", where), area, stones, _card_list(raw, "markers", where))
+        )
+    state = GameState(
+        setup=setup,
+        round=round_number,
+        phase=phase,
+        first_player=first_player,
+        players=players,
+        display=_card_list(data, "display", ""),
+        draw_pile=_card_list(data, "draw_pile", ""),
+        discard_pile=_card_list(data, "discard_pile", ""),
+        turn_player=turn_player,
+        actives_used=_card_list(data, "actives_used", "") if "actives_used" in data else [],
+        winners=[int(w) for w in data.get("winners", [])],
+    )
+    _check_conservation(state)
+    for i, p in enumerate(players):
+        for card_id in p.markers:
+            if card_id not in state.display:
+                raise SnapshotError(f"players[{i}].markers: {card_id} is not in the display")
+    if ours and private is not None:
+        state.revealed = bool(private.get("revealed", False))
+        state.stack = [Frame.from_json(f) for f in private.get("stack", [])]
+    else:
+        state.revealed = bool(state.display) or phase is not Phase.HUNTING
+    return state
+
+
+def _check_conservation(state: GameState) -> None:
+    """Every card of the game is in exactly one zone."""
+    zones: dict[str, list[str]] = {
+        "display": state.display,
+        "draw_pile": state.draw_pile,
+        "discard_pile": state.discard_pile,
+    }
+    for i, p in enumerate(state.players):
+        zones[f"players[{i}].hand"] = p.hand
+        zones[f"players[{i}].area"] = p.area
+    seen: dict[str, str] = {}
+    for zone, cards in zones.items():
+        for card_id in cards:
+            if card_id in seen:
+                raise SnapshotError(f"{zone}: card {card_id} is also in {seen[card_id]}")
+            seen[card_id] = zone
+    sets = ["base", "artifacts"] if state.setup.expansion else ["base"]
+    expected = {c.id for c in catalogue().in_sets(sets)}
+    missing = sorted(expected - set(seen))
+    extra = sorted(set(seen) - expected)
+    if extra:
+        raise SnapshotError(f"cards: {extra[:3]} are not in this game's deck")
+    if missing:
+        raise SnapshotError(f"cards: {len(missing)} cards are in no zone, e.g. {missing[:3]}")

@@ -1,0 +1,263 @@
+"""The table: every change to the game state goes through here, and each change emits an event.
+
+This module is the one place where the reference engine mutates state. Queries that depend on the
+cards in force (stone values, holding limit, costs, area capacity) live here too, next to the state
+they read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oracle.cards import Card, catalogue
+from oracle.model import COLORS, EffectType, Family, Stones
+from oracle.reference.effects.registry import PERMANENT, Permanent, SummonInfo
+from oracle.reference.payment import StoneValues
+from oracle.reference.state import Frame, GameState
+
+JSON = dict[str, Any]
+
+BASE_HOLDING_LIMIT = 4
+
+
+class Table:
+    """Wraps a :class:`GameState`; mutates it and records events."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[JSON] = []
+        self.cards = catalogue()
+
+    # ----------------------------------------------------------------- queries
+
+    def card(self, card_id: str) -> Card:
+        return self.cards.cards[card_id]
+
+    def in_force(self, player: int) -> list[tuple[Card, Permanent]]:
+        """The Permanent effects in force for a player: cards in the area whose summon has finished."""
+        unfinished = {f.card for f in self.state.stack if f.kind == "summon"}
+        out: list[tuple[Card, Permanent]] = []
+        for card_id in self.state.players[player].area:
+            effect = PERMANENT.get(card_id)
+            if effect is not None and card_id not in unfinished:
+                out.append((self.card(card_id), effect))
+        return out
+
+    def stone_values(self, player: int) -> StoneValues:
+        """PAY-4 / RUL-16: the stone values in force for this player now."""
+        red, blue, purple = 1, 3, 6
+        swap = False
+        for _, effect in self.in_force(player):
+            red += effect.red_bonus
+            blue += effect.blue_purple_bonus
+            purple += effect.blue_purple_bonus
+            swap = swap or effect.swap_blue_purple
+        if swap:
+            blue, purple = purple, blue
+        return StoneValues(red, blue, purple)
+
+    def holding_limit(self, player: int) -> int:
+        """LIMIT-1: 4 stones, raised by Hestia."""
+        return BASE_HOLDING_LIMIT + sum(effect.limit_bonus for _, effect in self.in_force(player))
+
+    def summon_cost(self, player: int, card: Card) -> int:
+        """SUM-3: the printed cost changed by the effects in force, never below 0."""
+        cost = card.cost
+        for _, effect in self.in_force(player):
+            if effect.cost_change is not None:
+                cost += effect.cost_change(card)
+        return max(0, cost)
+
+    def area_capacity(self, player: int) -> int:
+        """SUM-1: as many areas as the round number."""
+        return self.state.round
+
+    def area_free(self, player: int) -> bool:
+        return len(self.state.players[player].area) < self.area_capacity(player)
+
+    def summoned(self, player: int, family: Family | None = None) -> list[Card]:
+        cards = [self.card(c) for c in self.state.players[player].area]
+        return cards if family is None else [c for c in cards if c.family is family]
+
+    def families_in_area(self, player: int) -> set[Family]:
+        return {c.family for c in self.summoned(player)}
+
+    def stones(self, player: int) -> Stones:
+        return self.state.players[player].stones
+
+    def score(self, player: int) -> int:
+        return self.state.players[player].score
+
+    def hand(self, player: int) -> list[str]:
+        return self.state.players[player].hand
+
+    def over_limit(self) -> int | None:
+        """The first player holding more stones than their limit and not yet choosing, if any."""
+        choosing = {f.player for f in self.state.stack if f.kind == "keep"}
+        for player in range(self.state.n):
+            if player not in choosing and self.state.players[player].stones.total > self.holding_limit(player):
+                return player
+        return None
+
+    def needs_shuffle(self) -> bool:
+        return not self.state.draw_pile and bool(self.state.discard_pile)
+
+    # ----------------------------------------------------------------- events
+
+    def emit(self, event_type: str, **fields: Any) -> None:
+        self.events.append({"type": event_type, **fields})
+
+    # ----------------------------------------------------------------- points
+
+    def gain_points(self, player: int, n: int, source: str = "") -> None:
+        if n <= 0:
+            return
+        self.state.players[player].score += n
+        self.emit("points_gained", player=player, points=n, source=source)
+
+    def lose_points(self, player: int, n: int, source: str = "") -> int:
+        """SCORE-1: a score never drops below 0. Returns the points actually lost."""
+        lost = min(n, self.state.players[player].score)
+        if lost > 0:
+            self.state.players[player].score -= lost
+            self.emit("points_lost", player=player, points=lost, source=source)
+        return lost
+
+    # ----------------------------------------------------------------- stones
+
+    def gain_stones(self, player: int, stones: Stones, source: str = "") -> None:
+        if stones.total == 0:
+            return
+        self.state.players[player].stones = self.state.players[player].stones + stones
+        self.emit("stones_gained", player=player, stones=stones.to_json(), source=source)
+
+    def pay_stones(self, player: int, stones: Stones, purpose: str) -> None:
+        if stones.total == 0:
+            return
+        self.state.players[player].stones = self.state.players[player].stones - stones
+        self.emit("stones_paid", player=player, stones=stones.to_json(), purpose=purpose)
+
+    def discard_stones(self, player: int, stones: Stones, source: str = "") -> None:
+        if stones.total == 0:
+            return
+        self.state.players[player].stones = self.state.players[player].stones - stones
+        self.emit("stones_discarded", player=player, stones=stones.to_json(), source=source)
+
+    def keep_stones(self, player: int, kept: Stones) -> None:
+        """LIMIT-2: the player keeps ``kept`` and discards the rest."""
+        held = self.state.players[player].stones
+        self.discard_stones(player, held - kept, source="holding limit")
+
+    def exchange_all_stones(self, player: int, stones: Stones, source: str) -> None:
+        before = self.state.players[player].stones
+        self.state.players[player].stones = stones
+        self.emit("stones_exchanged", player=player, before=before.to_json(), after=stones.to_json(), source=source)
+
+    # ----------------------------------------------------------------- cards
+
+    def reveal(self, n: int) -> int:
+        """HUNT-1: move up to ``n`` cards from the top of the draw pile to the display."""
+        taken = self.state.draw_pile[:n]
+        del self.state.draw_pile[: len(taken)]
+        self.state.display.extend(taken)
+        if taken:
+            self.emit("cards_revealed", cards=list(taken))
+        return len(taken)
+
+    def shuffle_discard_into_draw(self, order: list[str]) -> None:
+        """DECK-1: the discard pile becomes the draw pile, in the given order (top first)."""
+        self.state.draw_pile = list(order)
+        self.state.discard_pile = []
+        self.emit("discard_pile_shuffled", order=list(order))
+
+    def place_marker(self, player: int, card_id: str) -> None:
+        self.state.players[player].markers.append(card_id)
+        self.emit("marker_placed", player=player, card=card_id)
+
+    def _take_from_display(self, player: int, card_id: str) -> None:
+        self.state.players[player].markers.remove(card_id)
+        self.state.display.remove(card_id)
+
+    def sell(self, player: int, card_id: str) -> None:
+        """SELL-1: discard the display card and take the stones of its family."""
+        self._take_from_display(player, card_id)
+        self.state.discard_pile.append(card_id)
+        card = self.card(card_id)
+        stones = Stones.from_json(self.cards.sell_values[card.family])
+        self.emit("card_sold", player=player, card=card_id)
+        self.gain_stones(player, stones, source="sale")
+
+    def tame(self, player: int, card_id: str) -> None:
+        """TAME-1: put the display card into the hand; tame triggers (Triton) fire."""
+        self._take_from_display(player, card_id)
+        self.state.players[player].hand.append(card_id)
+        self.emit("card_tamed", player=player, card=card_id)
+        card = self.card(card_id)
+        for _, effect in self.in_force(player):
+            if effect.on_tame is not None:
+                effect.on_tame(self, player, card)
+
+    def place_summoned(self, player: int, card_id: str, paid: Stones, free: bool) -> None:
+        """SUM-2/SUM-6: the card leaves the hand for the area; the summon frame takes it from there."""
+        self.state.players[player].hand.remove(card_id)
+        self.state.players[player].area.append(card_id)
+        self.emit("card_summoned", player=player, card=card_id, paid=paid.to_json(), free=free)
+        self.state.stack.append(Frame(kind="summon", player=player, card=card_id, memo={"paid": paid.to_json()}))
+
+    def fire_summon_triggers(self, player: int, card_id: str, paid: Stones) -> None:
+        """EFF-3: the other cards' summon triggers react; the summoned card's own effect does not."""
+        info = SummonInfo(player, self.card(card_id), paid)
+        for trigger_card, effect in self.in_force(player):
+            if effect.on_summon is not None and trigger_card.id != card_id:
+                effect.on_summon(self, player, info)
+
+    def discard_from_area(self, player: int, card_id: str, source: str) -> None:
+        """EFF-7: a summoned card goes to the discard pile."""
+        self.state.players[player].area.remove(card_id)
+        self.state.discard_pile.append(card_id)
+        self.emit("card_discarded", player=player, card=card_id, zone="area", source=source)
+
+    def discard_from_hand(self, player: int, card_id: str, source: str) -> None:
+        self.state.players[player].hand.remove(card_id)
+        self.state.discard_pile.append(card_id)
+        self.emit("card_discarded", player=player, card=card_id, zone="hand", source=source)
+
+    def recover(self, player: int, card_id: str, source: str) -> None:
+        """EFF-6: a summoned card returns to its owner's hand."""
+        self.state.players[player].area.remove(card_id)
+        self.state.players[player].hand.append(card_id)
+        self.emit("card_recovered", player=player, card=card_id, source=source)
+
+    def draw(self, player: int, source: str) -> str | None:
+        """Draw the top card of the draw pile (the caller handles DECK-1 reshuffles first)."""
+        if not self.state.draw_pile:
+            self.emit("draw_failed", player=player, source=source)
+            return None
+        card_id = self.state.draw_pile.pop(0)
+        self.state.players[player].hand.append(card_id)
+        self.emit("card_drawn", player=player, card=card_id, source=source)
+        return card_id
+
+    def put_on_draw_pile(self, player: int, card_id: str, source: str) -> None:
+        """Tengu: a card leaves the area for the top of the draw pile (not a discard, EFF-7)."""
+        self.state.players[player].area.remove(card_id)
+        self.state.draw_pile.insert(0, card_id)
+        self.emit("card_to_draw_pile", player=player, card=card_id, source=source)
+
+    def take_from_discard_pile(self, player: int, card_id: str, source: str) -> None:
+        self.state.discard_pile.remove(card_id)
+        self.state.players[player].hand.append(card_id)
+        self.emit("card_taken_from_discard_pile", player=player, card=card_id, source=source)
+
+    def push(self, frame: Frame) -> None:
+        self.state.stack.append(frame)
+
+    def push_shuffle(self) -> None:
+        self.state.stack.append(Frame(kind="shuffle", player=-1))
+
+
+def has_effect(card: Card, effect_type: EffectType) -> bool:
+    return effect_type in card.effect_types
+
+
+ALL_COLORS = COLORS
