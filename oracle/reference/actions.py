@@ -207,7 +207,9 @@ def _check_choose_options(table: Table, spec: DecisionSpec, action: JSON) -> Rej
         )
     if not spec.min <= len(chosen) <= spec.max:
         return _reject(
-            RejectionCode.INVALID_CHOICE, "DEC-2", f"choose between {spec.min} and {spec.max} options, not {len(chosen)}"
+            RejectionCode.INVALID_CHOICE,
+            "DEC-2",
+            f"choose between {spec.min} and {spec.max} options, not {len(chosen)}",
         )
     return None
 
