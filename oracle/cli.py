@@ -1,0 +1,200 @@
+"""The ``oracle`` command line.
+
+Exit codes: 0 everything passed (or failed as expected); 1 a check failed; 2 bad input (options,
+files, an engine that cannot be loaded).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from oracle.cards import CardDataError, catalogue
+from oracle.check import CheckOptions, EngineUnderTest, run_check
+from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault
+from oracle.model import Family
+from oracle.narrate import action_text, event_text
+from oracle.play import GameStuck, choose_action, new_setup
+from oracle.results import CheckResult, Outcome
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Vale Oracle: check any implementation of The Vale of Eternity against the rules.",
+)
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+@app.command("cards")
+def cards_command(
+    family: Annotated[str | None, typer.Option(help="fire, water, earth, wind or dragon")] = None,
+    cost: Annotated[int | None, typer.Option(help="only cards of this printed cost")] = None,
+    effect: Annotated[str | None, typer.Option(help="instant, permanent or active")] = None,
+    name: Annotated[str | None, typer.Option(help="name contains this text")] = None,
+    expansion: Annotated[bool, typer.Option(help="include the Artifacts expansion cards")] = False,
+) -> None:
+    """List cards, optionally filtered."""
+    if family is not None and family not in {f.value for f in Family}:
+        raise fail(f"--family {family!r}: expected one of fire, water, earth, wind, dragon")
+    if effect is not None and effect not in ("instant", "permanent", "active"):
+        raise fail(f"--effect {effect!r}: expected instant, permanent or active")
+    shown = 0
+    for card in catalogue().in_sets(["base", "artifacts"] if expansion else ["base"]):
+        if family and card.family.value != family:
+            continue
+        if cost is not None and card.cost != cost:
+            continue
+        if effect and effect not in {t.value for t in card.effect_types}:
+            continue
+        if name and name.casefold() not in card.name.casefold():
+            continue
+        kinds = "/".join(sorted(t.value for t in card.effect_types))
+        typer.echo(f"{card.id:16} {card.name:20} {card.family.value:7} cost {card.cost:>2}  {kinds}")
+        for text in card.effects:
+            typer.echo(f"{'':18}{text.type.value}: {text.text}")
+        shown += 1
+    typer.echo(f"{shown} card(s)")
+
+
+def _load_subject(impl: str, timeout: float) -> Subject:
+    try:
+        return Subject.load(impl, timeout)
+    except ImplError as exc:
+        raise fail(str(exc)) from None
+    except EngineFault as fault:
+        raise fail(f"--impl {impl}: {describe_fault(fault)}") from None
+
+
+@app.command("play")
+def play_command(
+    players: Annotated[int, typer.Option(help="number of players, 2 to 4")] = 2,
+    seed: Annotated[int, typer.Option(help="seed for the deck, the shuffles and every choice")] = 1,
+    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
+    quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
+) -> None:
+    """Play a full game with random legal choices and print it step by step."""
+    if not 2 <= players <= 4:
+        raise fail(f"--players {players}: the game is for 2 to 4 players")
+    subject = _load_subject(impl, timeout)
+    import random
+
+    setup = new_setup(players, seed)
+    rng = random.Random(f"play-{seed}")
+    step = 0
+    try:
+        for event in subject.new_game(setup):
+            _echo_event(event, quiet)
+        while (pending := subject.decision()) is not None:
+            step += 1
+            action = choose_action(subject, pending, rng)
+            result = subject.apply(action)
+            if not quiet:
+                typer.echo(f"  [{step}] {action_text(action)}")
+            if not result["accepted"]:
+                typer.echo(f"error: step {step}: the engine refused its own legal action: {result['rejection']}",
+                           err=True)
+                raise typer.Exit(EXIT_FAILED)
+            for event in result["events"]:
+                _echo_event(event, quiet)
+    except EngineFault as fault:
+        typer.echo(f"error: step {step}: {describe_fault(fault)}", err=True)
+        raise typer.Exit(EXIT_FAILED) from None
+    except GameStuck as stuck:
+        typer.echo(f"error: step {step}: {stuck}", err=True)
+        raise typer.Exit(EXIT_FAILED) from None
+
+
+def _echo_event(event: dict[str, object], quiet: bool) -> None:
+    text = event_text(event)
+    if text is None:
+        return
+    if quiet and event.get("type") != "game_over":
+        return
+    typer.echo(text if text.startswith(("==", "--")) else f"      {text}")
+
+
+def _split(values: list[str] | None) -> tuple[str, ...]:
+    out: list[str] = []
+    for value in values or []:
+        out.extend(v.strip() for v in value.split(",") if v.strip())
+    return tuple(out)
+
+
+@app.command("check")
+def check_command(
+    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    games: Annotated[int, typer.Option(help="random games per player count")] = 2,
+    seed: Annotated[int, typer.Option(help="first seed")] = 1,
+    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
+    suite: Annotated[list[str] | None, typer.Option(help="run only these suites (repeatable)")] = None,
+) -> None:
+    """Check an engine against the rules and print a pass/fail summary."""
+    if games < 0:
+        raise fail("--games must be 0 or more")
+    started = time.perf_counter()
+    try:
+        eut = EngineUnderTest.load(impl, timeout)
+        handshake = eut.fresh().handshake
+    except ImplError as exc:
+        raise fail(str(exc)) from None
+    except EngineFault as fault:
+        raise fail(f"--impl {impl}: {describe_fault(fault)}") from None
+    from oracle.check import SUITES
+
+    chosen = list(_split(suite)) or list(SUITES)
+    unknown = [s for s in chosen if s not in SUITES]
+    if unknown:
+        raise fail(f"--suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
+    options = CheckOptions(games=games, seed=seed, timeout=timeout)
+    typer.echo(f"oracle check: {handshake.engine} {handshake.version} ({impl}), suites: {', '.join(chosen)}")
+    results = run_check(eut, options, chosen)
+    _print_summary(results, time.perf_counter() - started)
+    raise typer.Exit(EXIT_OK if all(r.outcome.ok for r in results) else EXIT_FAILED)
+
+
+def _print_summary(results: list[CheckResult], seconds: float) -> None:
+    for result in results:
+        if result.outcome.ok:
+            continue
+        typer.echo(f"{result.outcome.value.upper():16} {result.id}: {result.title}")
+        if result.rules:
+            typer.echo(f"{'':17}rule {', '.join(result.rules)}" + (f", step {result.step}" if result.step else ""))
+        for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
+            if text:
+                typer.echo(f"{'':17}{label}: {text}")
+        if result.reproduce:
+            typer.echo(f"{'':17}reproduce: {result.reproduce}")
+    counts: dict[Outcome, int] = {}
+    for result in results:
+        counts[result.outcome] = counts.get(result.outcome, 0) + 1
+    summary = ", ".join(f"{n} {o.value}" for o, n in counts.items()) or "no checks run"
+    verdict = "PASSED" if all(r.outcome.ok for r in results) else "FAILED"
+    typer.echo(f"{verdict}: {len(results)} checks ({summary}) in {seconds:.1f} s")
+
+
+def main() -> None:
+    try:
+        app()
+    except CardDataError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+if __name__ == "__main__":
+    main()
+
+
+_ = Path
