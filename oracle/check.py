@@ -186,6 +186,18 @@ def roundtrip(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
     return results
 
 
+SUITE_MODULES = ("oracle.scenarios.suite", "oracle.z3check.suite", "invariants.suite")
+
+
+def load_suites() -> dict[str, Suite]:
+    """Import the modules that register the scenario, Z3 and invariant suites."""
+    import importlib
+
+    for module in SUITE_MODULES:
+        importlib.import_module(module)
+    return SUITES
+
+
 def run_check(eut: EngineUnderTest, options: CheckOptions, suites: list[str]) -> list[CheckResult]:
     results: list[CheckResult] = []
     for name in suites:

@@ -7,6 +7,7 @@ they read.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from oracle.cards import Card, catalogue
@@ -27,6 +28,14 @@ class Table:
         self.state = state
         self.events: list[JSON] = []
         self.cards = catalogue()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Table:
+        """Copies share the immutable card catalogue; only the state and events are copied."""
+        twin = Table.__new__(Table)
+        twin.state = copy.deepcopy(self.state, memo)
+        twin.events = copy.deepcopy(self.events, memo)
+        twin.cards = self.cards
+        return twin
 
     # ----------------------------------------------------------------- queries
 
