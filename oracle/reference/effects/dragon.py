@@ -1,1 +1,164 @@
-"""Dragon family effects (base game)."""
+"""Dragon family effects (base game). Each handler cites its card; rulings are named by rule id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from oracle.cards import Card
+from oracle.model import EffectType, Family, Stones
+from oracle.reference.effects.context import EffectContext, area_as_if_summoned
+from oracle.reference.effects.registry import INSTANT, Effect, instant, instant_can_resolve
+from oracle.reference.effects.steps import (
+    ChooseCards,
+    ChoosePlayer,
+    Do,
+    Draw,
+    SummonFromHand,
+    copy_effect,
+    free_summon_candidates,
+    gain_points,
+    gain_points_per,
+    gain_stones,
+    players_with_summoned,
+)
+from oracle.reference.table import Table
+
+
+def _discard_self(ctx: EffectContext) -> None:
+    """EFF-7: 'this card' (the copier, for Scorch: RUL-12) goes from the area to the discard pile."""
+    if ctx.card_id in ctx.table.state.players[ctx.owner].area:
+        ctx.table.discard_from_area(ctx.owner, ctx.card_id, ctx.source_id)
+        ctx.memo["discarded"] = True
+
+
+def _is_dragon(card: Card) -> bool:
+    return card.family is Family.DRAGON
+
+
+def _dragon_in_hand_summonable(table: Table, owner: int, acting: str) -> bool:
+    """RUL-15: a Dragon in the hand (this card aside) whose own Instant effect could resolve (SUM-4)."""
+    return bool(free_summon_candidates(table, owner, acting, _is_dragon))
+
+
+# base-dragon-01 Dragon Egg: ⚡ discard this card, then summon a hand Dragon for free (EFF-2, EFF-7, RUL-2, RUL-15).
+instant("base-dragon-01", Effect((
+    Do(_discard_self),
+    SummonFromHand("Dragon Egg: summon a Dragon card from your hand without paying its cost", _is_dragon,
+                   if_memo="discarded"),
+), can_resolve=_dragon_in_hand_summonable, rule="RUL-15"))
+
+# base-dragon-02 Tidal: ⚡ 5 points per Dragon card in the area, Tidal included (SUM-5).
+instant("base-dragon-02", Effect((gain_points_per(5, lambda ctx: ctx.count_in_area(Family.DRAGON)),), rule="SUM-5"))
+
+
+def _summoned_anywhere(family: Family) -> Callable[[Table, int, str], bool]:
+    """SUM-4: some player (the owner, with the acting card counted in: SUM-5) has a summoned card of ``family``."""
+
+    def can_resolve(table: Table, owner: int, acting: str) -> bool:
+        if any(c.family is family for c in area_as_if_summoned(table, owner, acting)):
+            return True
+        return any(table.summoned(p, family) for p in range(table.state.n) if p != owner)
+
+    return can_resolve
+
+
+def _target(ctx: EffectContext) -> int:
+    target = ctx.memo.get("target")
+    return ctx.owner if target is None else int(target)
+
+
+def _target_cards(family: Family) -> Callable[[EffectContext], list[str]]:
+    def candidates(ctx: EffectContext) -> list[str]:
+        if ctx.memo.get("target") is None:
+            return []
+        return [c.id for c in ctx.area(_target(ctx)) if c.family is family]
+
+    return candidates
+
+
+def _target_discards(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("discard", []):
+        ctx.table.discard_from_area(_target(ctx), card_id, ctx.source_id)
+
+
+def _points_then_chosen_player_discards(name: str, points: int, family: Family) -> Effect:
+    """Gain points; choose a player (yourself allowed) with a summoned ``family`` card; THAT player picks one
+    of them to discard (EFF-7). With no such card anywhere the dragon cannot be summoned (SUM-4, the Ember ruling).
+    """
+    label = family.value.capitalize()
+    return Effect((
+        gain_points(points),
+        ChoosePlayer("target", f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
+        ChooseCards("discard", f"{name}: discard one of your summoned {label} cards", _target_cards(family),
+                    chooser=_target),
+        Do(_target_discards),
+    ), can_resolve=_summoned_anywhere(family), rule="SUM-4")
+
+
+# base-dragon-03 Ember: ⚡ 7 points; a chosen player (you allowed) discards a Water card they pick (SUM-4, EFF-7).
+instant("base-dragon-03", _points_then_chosen_player_discards("Ember", 7, Family.WATER))
+
+# base-dragon-04 Marina: ⚡ 7 points; a chosen player (you allowed) discards a Fire card they pick (SUM-4, EFF-7).
+instant("base-dragon-04", _points_then_chosen_player_discards("Marina", 7, Family.FIRE))
+
+# base-dragon-05 Boulder: ⚡ 8 points; a chosen player (you allowed) discards a Wind card they pick (SUM-4, EFF-7).
+instant("base-dragon-05", _points_then_chosen_player_discards("Boulder", 8, Family.WIND))
+
+# base-dragon-06 Gust: ⚡ 8 points; a chosen player (you allowed) discards an Earth card they pick (SUM-4, EFF-7).
+instant("base-dragon-06", _points_then_chosen_player_discards("Gust", 8, Family.EARTH))
+
+
+def _other_summoned(ctx: EffectContext) -> list[str]:
+    return [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id]
+
+
+def _aeris_recover(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("recover", []):
+        ctx.table.recover(ctx.owner, card_id, ctx.source_id)
+        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
+
+
+def _another_card_in_area(table: Table, owner: int, acting: str) -> bool:
+    return any(c.id != acting for c in area_as_if_summoned(table, owner, acting))
+
+
+# base-dragon-07 Aeris: ⚡ Recover another of your summoned cards; gain its printed cost in points (EFF-6, SUM-4).
+instant("base-dragon-07", Effect((
+    ChooseCards("recover", "Aeris: recover another of your summoned cards", _other_summoned),
+    Do(_aeris_recover),
+), can_resolve=_another_card_in_area, rule="SUM-4"))
+
+
+def _copyable_instants(table: Table, owner: int, acting: str) -> list[str]:
+    """Other area cards whose Instant effect could resolve with ``acting`` as 'this card' (RUL-12, SUM-4)."""
+    return [
+        c.id for c in area_as_if_summoned(table, owner, acting)
+        if c.id != acting and c.id in INSTANT and instant_can_resolve(table, owner, c.id, acting=acting)
+    ]
+
+
+def _scorch_can_resolve(table: Table, owner: int, acting: str) -> bool:
+    return bool(_copyable_instants(table, owner, acting))
+
+
+def _copy_chosen_instant(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("copy", []):
+        copy_effect(ctx, card_id, EffectType.INSTANT)
+
+
+# base-dragon-08 Scorch: ⚡ resolve another area card's Instant effect as if printed on Scorch (RUL-12, SUM-4).
+instant("base-dragon-08", Effect((
+    ChooseCards("copy", "Scorch: choose another card's Instant effect to copy",
+                lambda ctx: _copyable_instants(ctx.table, ctx.owner, ctx.card_id)),
+    Do(_copy_chosen_instant),
+), can_resolve=_scorch_can_resolve, rule="RUL-12"))
+
+# base-dragon-09 Willow: ⚡ gain 1 red, 1 blue, 1 purple stone and 3 points, then draw 1 card (DECK-1).
+instant("base-dragon-09", Effect(
+    (gain_stones(Stones(red=1, blue=1, purple=1)), gain_points(3), Draw()), rule="DECK-1",
+))
+
+# base-dragon-10 Eternity: ⚡ 4 points per different family in the area; Eternity makes Dragon count (SUM-5).
+instant("base-dragon-10", Effect(
+    (gain_points_per(4, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),), rule="SUM-5",
+))

@@ -1,1 +1,230 @@
-"""Earth family effects (base game)."""
+"""Earth family effects (base game). Each handler cites its card; rulings are named by rule id."""
+
+from __future__ import annotations
+
+import copy
+
+from oracle.cards import Card
+from oracle.model import Color, Family, Stones
+from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
+from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
+from oracle.reference.effects.steps import (
+    ChooseCards,
+    ChooseOptions,
+    ChoosePlayer,
+    Do,
+    SummonFromHand,
+    free_summon_candidates,
+    gain_points,
+    gain_points_per,
+    hand_cards,
+    recover_self,
+)
+from oracle.reference.table import Table
+
+
+def _what_if(table: Table) -> Table:
+    """A throwaway copy of the table for 'what could be summoned after X' questions; the real state is untouched."""
+    return Table(copy.deepcopy(table.state))
+
+
+def _any_card(card: Card) -> bool:
+    return True
+
+
+def _yfs_discardable(table: Table, owner: int, acting: str) -> list[str]:
+    """RUL-15: hand cards whose discard still leaves another card to summon for free into a free area (SUM-1, SUM-4)."""
+    out = []
+    for card_id in hand_as_if_summoned(table, owner, acting):
+        after = _what_if(table)
+        after.discard_from_hand(owner, card_id, "what-if")
+        if after.area_free(owner) and free_summon_candidates(after, owner, acting, _any_card):
+            out.append(card_id)
+    return out
+
+
+def _yfs_can_resolve(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4/SUM-5: asked before the summon, so the acting card is first placed in a copy of the table."""
+    placed = _what_if(table)
+    if acting in placed.hand(owner):
+        placed.place_summoned(owner, acting, Stones(), free=True)
+    return bool(_yfs_discardable(placed, owner, acting))
+
+
+def _discard_chosen_from_hand(flag: str) -> Do:
+    """Discard the card chosen under ``discard``; ``memo[flag]`` records whether it happened (EFF-2)."""
+
+    def act(ctx: EffectContext) -> None:
+        chosen = ctx.memo.get("discard", [])
+        for card_id in chosen:
+            ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
+        ctx.memo[flag] = bool(chosen)
+
+    return Do(act)
+
+
+# base-earth-01 Young Forest Spirit: ⚡ discard a hand card, then summon another hand card for free
+# (RUL-2, RUL-15, SUM-4, EFF-2).
+instant("base-earth-01", Effect((
+    ChooseCards("discard", "Young Forest Spirit: discard a card from your hand",
+                lambda ctx: _yfs_discardable(ctx.table, ctx.owner, ctx.card_id)),
+    _discard_chosen_from_hand("discarded"),
+    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", _any_card, if_memo="discarded"),
+), can_resolve=_yfs_can_resolve, rule="RUL-15"))
+
+
+def _goblin_steal(ctx: EffectContext) -> None:
+    """RUL-13: the owner gains exactly what the victim really lost (SCORE-1)."""
+    victim = ctx.memo.get("victim")
+    if victim is None:
+        return
+    lost = ctx.table.lose_points(int(victim), 1, ctx.source_id)
+    ctx.table.gain_points(ctx.owner, lost, ctx.source_id)
+
+
+# base-earth-02 Goblin: ⌛ steal 1 point from an opponent of your choice, at most what they have (RUL-13, SCORE-1).
+active("base-earth-02", Effect((
+    ChoosePlayer("victim", "Goblin: choose an opponent to steal 1 point from", lambda ctx: ctx.opponents()),
+    Do(_goblin_steal),
+), rule="RUL-13"))
+
+
+def _other_hand_card(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4/SUM-5: a card other than the acting one is in the hand to be discarded."""
+    return bool(hand_as_if_summoned(table, owner, acting))
+
+
+def _forest_spirit_points(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("discard", []):
+        ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
+        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
+
+
+# base-earth-03 Forest Spirit: ⚡ discard a hand card and gain its printed cost in points; needs another hand
+# card to be summoned (SUM-4, SUM-5).
+instant("base-earth-03", Effect((
+    ChooseCards("discard", "Forest Spirit: discard a card from your hand", hand_cards),
+    Do(_forest_spirit_points),
+), can_resolve=_other_hand_card, rule="SUM-4"))
+
+
+def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:
+    if summon.paid.purple >= 1:
+        table.gain_points(owner, 3, "base-earth-04")
+
+
+# base-earth-04 Gargoyle: ∞ 3 points once per summon paid with at least one purple stone (RUL-1; not its own: EFF-3).
+permanent("base-earth-04", Permanent(on_summon=_gargoyle, rule="RUL-1"))
+
+BASILISK_PAIRINGS: dict[str, tuple[int, Stones]] = {
+    "lose_0_gain_red": (0, Stones(red=1)),
+    "lose_1_gain_blue": (1, Stones(blue=1)),
+    "lose_2_gain_purple": (2, Stones(purple=1)),
+}
+
+
+def _basilisk_options(ctx: EffectContext) -> list[str]:
+    """RUL-14: a pairing priced in points is offered only to a player who has those points."""
+    have = ctx.table.score(ctx.owner)
+    return [name for name, (price, _) in BASILISK_PAIRINGS.items() if price <= have]
+
+
+def _basilisk(ctx: EffectContext) -> None:
+    for name in ctx.memo.get("pairing", []):
+        price, stones = BASILISK_PAIRINGS[name]
+        ctx.table.lose_points(ctx.owner, price, ctx.source_id)
+        ctx.table.gain_stones(ctx.owner, stones, ctx.source_id)
+
+
+# base-earth-05 Basilisk: ⌛ choose: lose 0 & 1 red / lose 1 & 1 blue / lose 2 & 1 purple; prices need points (RUL-14).
+active("base-earth-05", Effect((
+    ChooseOptions("pairing", "Basilisk: choose a pairing", _basilisk_options),
+    Do(_basilisk),
+), rule="RUL-14"))
+
+# base-earth-06 Troll: ⌛ 3 points if you hold at least one purple stone.
+active("base-earth-06", Effect((gain_points_per(3, lambda ctx: min(1, ctx.table.stones(ctx.owner).purple)),)))
+
+
+def _goblin_soldier(ctx: EffectContext) -> None:
+    mine = ctx.table.score(ctx.owner)
+    if any(ctx.table.score(p) > mine for p in ctx.opponents()):
+        ctx.table.gain_points(ctx.owner, 4, ctx.source_id)
+    else:
+        ctx.table.lose_points(ctx.owner, 4, ctx.source_id)
+
+
+# base-earth-07 Goblin Soldier: ⌛ 4 points if an opponent has more points, else lose 4 (SCORE-1).
+active("base-earth-07", Effect((Do(_goblin_soldier),), rule="SCORE-1"))
+
+
+def _medusa_purple(ctx: EffectContext) -> None:
+    if ctx.memo.get("discarded"):
+        ctx.table.gain_stones(ctx.owner, Stones.of(Color.PURPLE), ctx.source_id)
+
+
+# base-earth-08 Medusa: ⌛ discard a hand card (a must unless the hand is empty); if you did, 1 purple (EFF-1, EFF-2).
+active("base-earth-08", Effect((
+    ChooseCards("discard", "Medusa: discard a card from your hand", hand_cards),
+    _discard_chosen_from_hand("discarded"),
+    Do(_medusa_purple),
+), rule="EFF-2"))
+
+
+def _cerberus_discard(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("discard", []):
+        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+
+
+# base-earth-09 Cerberus: ⚡ discard up to 3 of your other summoned cards (EFF-7, RUL-12).
+instant("base-earth-09", Effect((
+    ChooseCards("discard", "Cerberus: discard up to 3 of your other summoned cards",
+                lambda ctx: [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id],
+                least=0, most=3),
+    Do(_cerberus_discard),
+), rule="EFF-7"))
+
+
+def _earth_in_discard_pile(ctx: EffectContext) -> list[str]:
+    return [c for c in ctx.table.state.discard_pile if ctx.card(c).family is Family.EARTH]
+
+
+def _mimic_take(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("take", []):
+        ctx.table.take_from_discard_pile(ctx.owner, card_id, ctx.source_id)
+
+
+# base-earth-10 Mimic: ⌛ take an Earth card of your choice from the discard pile into your hand (EFF-1).
+active("base-earth-10", Effect((
+    ChooseCards("take", "Mimic: take an Earth card from the discard pile", _earth_in_discard_pile),
+    Do(_mimic_take),
+), rule="EFF-1"))
+
+# base-earth-11 Mud Slime: ⚡ gain 6 points; ⌛ Recover (EFF-6).
+instant("base-earth-11", Effect((gain_points(6),)))
+active("base-earth-11", Effect((recover_self(),), rule="EFF-6"))
+
+
+def _purple_worth(ctx: EffectContext) -> int:
+    return ctx.table.stones(ctx.owner).purple * ctx.table.stone_values(ctx.owner).of(Color.PURPLE)
+
+
+# base-earth-12 Rock Golem: ⚡ points equal to the value in force of your purple stones, kept (RUL-16).
+instant("base-earth-12", Effect((gain_points_per(1, _purple_worth),), rule="RUL-16"))
+
+
+def _stone_golem(ctx: EffectContext) -> None:
+    held = ctx.table.stones(ctx.owner).total
+    if held:
+        ctx.table.exchange_all_stones(ctx.owner, Stones(purple=held), ctx.source_id)
+
+
+# base-earth-13 Stone Golem: ⚡ exchange each stone you hold for a purple stone (same count).
+instant("base-earth-13", Effect((Do(_stone_golem),)))
+
+# base-earth-14 Behemoth: ⚡ 3 points per family in the area, Behemoth's included (SUM-5).
+instant("base-earth-14", Effect((gain_points_per(3, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),),
+                                rule="SUM-5"))
+
+# base-earth-15 Sand Giant: ⚡ 4 points per Earth card in the area, Sand Giant included (SUM-5).
+instant("base-earth-15", Effect((gain_points_per(4, lambda ctx: ctx.count_in_area(Family.EARTH)),), rule="SUM-5"))

@@ -1,1 +1,187 @@
-"""Water family effects (base game)."""
+"""Water family effects (base game). Each handler cites its card; rulings are named by rule id."""
+
+from __future__ import annotations
+
+from oracle.cards import Card
+from oracle.model import Color, Family, Stones
+from oracle.reference.effects.context import EffectContext, area_as_if_summoned
+from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
+from oracle.reference.effects.steps import (
+    ChooseCards,
+    ChooseOptions,
+    ChoosePlayer,
+    Do,
+    Draw,
+    gain_points,
+    gain_points_per,
+    gain_stones,
+    players_with_summoned,
+    recover_self,
+)
+from oracle.reference.table import Table
+
+
+def _yuki_onna(ctx: EffectContext) -> None:
+    """The stones are valued as they stand before the discard (values in force: PAY-4, RUL-16)."""
+    held = ctx.table.stones(ctx.owner)
+    worth = ctx.table.stone_values(ctx.owner).worth(held)
+    ctx.table.discard_stones(ctx.owner, held, ctx.source_id)
+    ctx.table.gain_points(ctx.owner, worth, ctx.source_id)
+
+
+# base-water-01 Yuki Onna: ⚡ discard all your stones, then gain points equal to their value in force (RUL-16).
+instant("base-water-01", Effect((Do(_yuki_onna),), rule="RUL-16"))
+
+
+def _kappa(table: Table, owner: int, summon: SummonInfo) -> None:
+    if summon.paid.blue >= 1:
+        table.gain_points(owner, 2, "base-water-02")
+
+
+# base-water-02 Kappa: ∞ 2 points once per summon paid with at least one blue stone (RUL-1; not its own: EFF-3).
+permanent("base-water-02", Permanent(on_summon=_kappa, rule="RUL-1"))
+
+# base-water-03 Sea Spirit: ⌛ 1 point per blue stone held (a count, not a value).
+active("base-water-03", Effect((gain_points_per(1, lambda ctx: ctx.table.stones(ctx.owner).blue),)))
+
+# base-water-04 Undine: ⚡ gain 1 blue stone; ⌛ Recover (EFF-6).
+instant("base-water-04", Effect((gain_stones(Stones(blue=1)),)))
+active("base-water-04", Effect((recover_self(),), rule="EFF-6"))
+
+# base-water-05 Nessie: ⌛ 2 points if there is no Dragon card in your area.
+active("base-water-05", Effect((gain_points_per(2, lambda ctx: 0 if ctx.count_in_area(Family.DRAGON) else 1),)))
+
+# base-water-06 Hae-tae: ∞ blue and purple stones swap values (PAY-4, RUL-16).
+permanent("base-water-06", Permanent(swap_blue_purple=True, rule="RUL-16"))
+
+BLUE_FOR_PURPLE = "blue_for_purple"
+PURPLE_FOR_THREE_BLUE = "purple_for_three_blue"
+SNAIL_EXCHANGES: dict[str, tuple[Stones, Stones]] = {
+    BLUE_FOR_PURPLE: (Stones(blue=1), Stones(purple=1)),
+    PURPLE_FOR_THREE_BLUE: (Stones(purple=1), Stones(blue=3)),
+}
+
+
+def _snail_options(ctx: EffectContext) -> list[str]:
+    """EFF-1: only the exchanges the owner can make are offered; with neither, nothing happens."""
+    held = ctx.table.stones(ctx.owner)
+    return [name for name, (give, _) in SNAIL_EXCHANGES.items() if held.contains(give)]
+
+
+def _snail_exchange(ctx: EffectContext) -> None:
+    for name in ctx.memo.get("exchange", []):
+        give, take = SNAIL_EXCHANGES[name]
+        ctx.table.discard_stones(ctx.owner, give, ctx.source_id)
+        ctx.table.gain_stones(ctx.owner, take, ctx.source_id)
+
+
+# base-water-07 Snail Maiden: ⌛ choose one: 1 blue -> 1 purple, or 1 purple -> 3 blue; only possible ones (EFF-1).
+active("base-water-07", Effect((
+    ChooseOptions("exchange", "Snail Maiden: choose a stone exchange", _snail_options),
+    Do(_snail_exchange),
+), rule="EFF-1"))
+
+# base-water-08 Undine Queen: ⌛ gain 1 blue stone.
+active("base-water-08", Effect((gain_stones(Stones(blue=1)),)))
+
+
+def _blue_worth(ctx: EffectContext) -> int:
+    return ctx.table.stones(ctx.owner).blue * ctx.table.stone_values(ctx.owner).of(Color.BLUE)
+
+
+# base-water-09 Yuki Onna Exalted: ⚡ points equal to the value in force of your blue stones, kept (RUL-16).
+instant("base-water-09", Effect((gain_points_per(1, _blue_worth),), rule="RUL-16"))
+
+HYDRA_PURPLE = "gain_purple"
+HYDRA_DRAW = "draw"
+HYDRA_BLUE = "gain_two_blue"
+HYDRA_POINTS = "gain_four_points"
+HYDRA_STONES: dict[str, Stones] = {HYDRA_PURPLE: Stones(purple=1), HYDRA_BLUE: Stones(blue=2)}
+
+
+def _hydra_options(ctx: EffectContext) -> list[str]:
+    """The four options; drawing is offered only while a card can be drawn (DECK-1), so both choices pay out."""
+    can_draw = bool(ctx.table.state.draw_pile or ctx.table.state.discard_pile)
+    return [HYDRA_PURPLE, *([HYDRA_DRAW] if can_draw else []), HYDRA_BLUE, HYDRA_POINTS]
+
+
+def _hydra_receive(ctx: EffectContext) -> None:
+    """Both chosen stones arrive together (one holding-limit check, LIMIT-2); the draw follows as its own stage."""
+    chosen = ctx.memo.get("hydra", [])
+    stones = Stones()
+    for name in chosen:
+        stones = stones + HYDRA_STONES.get(name, Stones())
+    ctx.table.gain_stones(ctx.owner, stones, ctx.source_id)
+    if HYDRA_POINTS in chosen:
+        ctx.table.gain_points(ctx.owner, 4, ctx.source_id)
+    ctx.memo["hydra_draw"] = HYDRA_DRAW in chosen
+
+
+# base-water-10 Hydra: ⚡ choose 2 different options of purple stone / draw 1 / 2 blue stones / 4 points (RUL-6).
+instant("base-water-10", Effect((
+    ChooseOptions("hydra", "Hydra: choose 2 different options", _hydra_options, least=2, most=2),
+    Do(_hydra_receive),
+    Draw(if_memo="hydra_draw"),
+), rule="RUL-6"))
+
+
+def _dragon_anywhere(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4: someone (the owner counting the acting card: SUM-5) has a summoned Dragon card."""
+    if any(c.family is Family.DRAGON for c in area_as_if_summoned(table, owner, acting)):
+        return True
+    return any(table.summoned(p, Family.DRAGON) for p in range(table.state.n) if p != owner)
+
+
+def _leviathan_target(ctx: EffectContext) -> int:
+    target = ctx.memo.get("target")
+    return ctx.owner if target is None else int(target)
+
+
+def _target_dragons(ctx: EffectContext) -> list[str]:
+    if ctx.memo.get("target") is None:
+        return []
+    return [c.id for c in ctx.area(_leviathan_target(ctx)) if c.family is Family.DRAGON]
+
+
+def _leviathan_discard(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("dragon", []):
+        ctx.table.discard_from_area(_leviathan_target(ctx), card_id, ctx.source_id)
+
+
+# base-water-11 Leviathan: ⚡ 7 points; a chosen player (you allowed) discards a summoned Dragon of their choice;
+# with no summoned Dragon anywhere it cannot be summoned (SUM-4, SUM-5, EFF-7).
+instant("base-water-11", Effect((
+    gain_points(7),
+    ChoosePlayer("target", "Leviathan: choose a player with a summoned Dragon card",
+                 players_with_summoned(Family.DRAGON)),
+    ChooseCards("dragon", "Leviathan: discard one of your summoned Dragon cards", _target_dragons,
+                chooser=_leviathan_target),
+    Do(_leviathan_discard),
+), can_resolve=_dragon_anywhere, rule="SUM-4"))
+
+
+def _triton(table: Table, owner: int, card: Card) -> None:
+    if card.family is Family.WATER:
+        table.gain_stones(owner, Stones(blue=2), "base-water-12")
+
+
+# base-water-12 Triton: ∞ whenever you tame a Water card, gain 2 blue stones (TAME-1, EFF-4).
+permanent("base-water-12", Permanent(on_tame=_triton, rule="EFF-4"))
+
+# base-water-13 Water Giant: ⚡ gain 2 blue stones; ∞ blue and purple stones are worth 1 more (PAY-4, RUL-16).
+instant("base-water-13", Effect((gain_stones(Stones(blue=2)),)))
+permanent("base-water-13", Permanent(blue_purple_bonus=1, rule="RUL-16"))
+
+
+def _charybdis(ctx: EffectContext) -> None:
+    """EFF-2: the 5 points come only if a blue stone was really discarded."""
+    if ctx.table.stones(ctx.owner).blue >= 1:
+        ctx.table.discard_stones(ctx.owner, Stones(blue=1), ctx.source_id)
+        ctx.table.gain_points(ctx.owner, 5, ctx.source_id)
+
+
+# base-water-14 Charybdis: ⌛ discard a blue stone; if you did, gain 5 points (EFF-2).
+active("base-water-14", Effect((Do(_charybdis),), rule="EFF-2"))
+
+# base-water-15 Poseidon: ⚡ 3 points per Water card in the area, Poseidon included (SUM-5).
+instant("base-water-15", Effect((gain_points_per(3, lambda ctx: ctx.count_in_area(Family.WATER)),), rule="SUM-5"))
