@@ -69,7 +69,9 @@ class Stones:
         return {"red": self.red, "blue": self.blue, "purple": self.purple}
 
     def count(self, color: Color) -> int:
-        return int(getattr(self, color.value))
+        if color is Color.RED:
+            return self.red
+        return self.blue if color is Color.BLUE else self.purple
 
     @property
     def total(self) -> int:

@@ -35,7 +35,7 @@ class DecisionSpec:
         out: JSON = {"kind": self.kind.value, "player": self.player, "prompt": self.prompt}
         if self.source:
             out["source"] = self.source
-        if self.kind is DecisionKind.CHOOSE_CARDS or self.kind is DecisionKind.SHUFFLE:
+        if self.kind in (DecisionKind.CHOOSE_CARDS, DecisionKind.SHUFFLE, DecisionKind.NEXT_ACTIVE):
             out["cards"] = list(self.cards)
         if self.kind is DecisionKind.CHOOSE_CARDS or self.kind is DecisionKind.CHOOSE_OPTIONS:
             out["min"] = self.min

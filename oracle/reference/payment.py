@@ -40,27 +40,38 @@ class StoneValues:
 PRINTED_VALUES = StoneValues()
 
 
+def payment_violation(held: Stones, paid: Stones, values: StoneValues, cost: int) -> RejectionCode | None:
+    """The first payment rule ``paid`` breaks (PAY-5, PAY-1, PAY-3), or None; cheap enough for enumeration."""
+    if paid.red > held.red or paid.blue > held.blue or paid.purple > held.purple:
+        return RejectionCode.STONES_NOT_HELD
+    total = paid.red * values.red + paid.blue * values.blue + paid.purple * values.purple
+    if total < cost:
+        return RejectionCode.PAYMENT_SHORT
+    if (
+        (paid.red and total - values.red >= cost)
+        or (paid.blue and total - values.blue >= cost)
+        or (paid.purple and total - values.purple >= cost)
+    ):
+        return RejectionCode.PAYMENT_SUPERFLUOUS_STONE
+    return None
+
+
 def check_payment(held: Stones, paid: Stones, values: StoneValues, cost: int) -> Rejection | None:
     """Return why paying ``paid`` for ``cost`` is illegal, or None if it is legal."""
-    if not held.contains(paid):
-        return Rejection(
-            RejectionCode.STONES_NOT_HELD, "PAY-5", f"pays {paid} but holds only {held}"
-        )
+    code = payment_violation(held, paid, values, cost)
+    if code is None:
+        return None
     total = values.worth(paid)
-    if total < cost:
-        return Rejection(
-            RejectionCode.PAYMENT_SHORT, "PAY-1", f"pays {paid} worth {total}, short of the cost {cost}"
-        )
-    for color in COLORS:
-        if paid.count(color) and total - values.of(color) >= cost:
-            return Rejection(
-                RejectionCode.PAYMENT_SUPERFLUOUS_STONE,
-                "PAY-3",
-                f"pays {paid} worth {total} for a cost of {cost}: a {color.value} stone is superfluous",
-            )
-    return None
+    if code is RejectionCode.STONES_NOT_HELD:
+        return Rejection(code, "PAY-5", f"pays {paid} but holds only {held}")
+    if code is RejectionCode.PAYMENT_SHORT:
+        return Rejection(code, "PAY-1", f"pays {paid} worth {total}, short of the cost {cost}")
+    spare = next(c for c in COLORS if paid.count(c) and total - values.of(c) >= cost)
+    return Rejection(
+        code, "PAY-3", f"pays {paid} worth {total} for a cost of {cost}: a {spare.value} stone is superfluous"
+    )
 
 
 def legal_payments(held: Stones, values: StoneValues, cost: int) -> list[Stones]:
     """Every legal payment of ``cost`` from ``held``, as colour counts (PAY-1..PAY-5)."""
-    return [paid for paid in held.sub_collections() if check_payment(held, paid, values, cost) is None]
+    return [paid for paid in held.sub_collections() if payment_violation(held, paid, values, cost) is None]

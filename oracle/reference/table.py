@@ -28,6 +28,7 @@ class Table:
         self.state = state
         self.events: list[JSON] = []
         self.cards = catalogue()
+        self.resolvable_cache: dict[tuple[int, str, str], bool] | None = None
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """Copies share the immutable card catalogue; only the state and events are copied."""
@@ -35,6 +36,7 @@ class Table:
         twin.state = copy.deepcopy(self.state, memo)
         twin.events = copy.deepcopy(self.events, memo)
         twin.cards = self.cards
+        twin.resolvable_cache = None
         return twin
 
     # ----------------------------------------------------------------- queries
@@ -44,11 +46,15 @@ class Table:
 
     def in_force(self, player: int) -> list[tuple[Card, Permanent]]:
         """The Permanent effects in force for a player: cards in the area whose summon has finished."""
-        unfinished = {f.card for f in self.state.stack if f.kind == "summon"}
         out: list[tuple[Card, Permanent]] = []
+        unfinished: set[str] | None = None
         for card_id in self.state.players[player].area:
             effect = PERMANENT.get(card_id)
-            if effect is not None and card_id not in unfinished:
+            if effect is None:
+                continue
+            if unfinished is None:
+                unfinished = {f.card for f in self.state.stack if f.kind == "summon"}
+            if card_id not in unfinished:
                 out.append((self.card(card_id), effect))
         return out
 
@@ -102,11 +108,14 @@ class Table:
 
     def over_limit(self) -> int | None:
         """The first player holding more stones than their limit and not yet choosing, if any."""
+        candidates = [
+            i for i, p in enumerate(self.state.players)
+            if p.stones.total > BASE_HOLDING_LIMIT and p.stones.total > self.holding_limit(i)
+        ]
+        if not candidates:
+            return None
         choosing = {f.player for f in self.state.stack if f.kind == "keep"}
-        for player in range(self.state.n):
-            if player not in choosing and self.state.players[player].stones.total > self.holding_limit(player):
-                return player
-        return None
+        return next((p for p in candidates if p not in choosing), None)
 
     def needs_shuffle(self) -> bool:
         return not self.state.draw_pile and bool(self.state.discard_pile)

@@ -86,7 +86,16 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     which counts as already in the area and not in the hand (SUM-5).
     """
     effect = INSTANT.get(card_id)
-    return effect is None or effect.can_resolve(table, owner, acting or card_id)
+    if effect is None:
+        return True
+    cache = table.resolvable_cache
+    key = (owner, card_id, acting)
+    if cache is not None and key in cache:
+        return cache[key]
+    answer = effect.can_resolve(table, owner, acting or card_id)
+    if cache is not None:
+        cache[key] = answer
+    return answer
 
 
 def instant(card_id: str, effect: Effect) -> None:
