@@ -9,6 +9,7 @@ from pathlib import Path
 
 RULES_FILE = Path(__file__).parent / "data" / "rules.toml"
 KINDS = ("rule", "ruling")
+SCOPES = ("base", "expansion")
 
 
 class RulesDataError(ValueError):
@@ -22,6 +23,7 @@ class Rule:
     kind: str
     text: str
     source: str
+    scope: str = "base"
 
 
 def load_rules(path: Path) -> dict[str, Rule]:
@@ -39,9 +41,12 @@ def load_rules(path: Path) -> dict[str, Rule]:
                 raise RulesDataError(f"{where}: field {key!r} must be a non-empty string")
         if entry["kind"] not in KINDS:
             raise RulesDataError(f"{where}: kind must be one of {KINDS}, got {entry['kind']!r}")
+        scope = entry.get("scope", "base")
+        if scope not in SCOPES:
+            raise RulesDataError(f"{where}: scope must be one of {SCOPES}, got {scope!r}")
         if entry["id"] in rules:
             raise RulesDataError(f"{where}: duplicate rule id {entry['id']!r}")
-        rules[entry["id"]] = Rule(entry["id"], entry["group"], entry["kind"], entry["text"], entry["source"])
+        rules[entry["id"]] = Rule(entry["id"], entry["group"], entry["kind"], entry["text"], entry["source"], scope)
     return rules
 
 
