@@ -22,6 +22,9 @@ def _reject(code: RejectionCode, rule: str, message: str) -> Rejection:
     return Rejection(code, rule, message)
 
 
+_ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
+
+
 def _card_field(table: Table, action: JSON, key: str = "card") -> str | Rejection:
     value = action.get(key)
     if not isinstance(value, str):
@@ -54,9 +57,8 @@ def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection 
         return _reject(RejectionCode.GAME_OVER, "DEC-3", "the game is over")
     if not isinstance(action, dict):
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", "an action must be a JSON object")
-    try:
-        action_type = ActionType(action.get("type"))
-    except ValueError:
+    action_type = _ACTION_TYPES.get(action.get("type"))  # type: ignore[arg-type]
+    if action_type is None:
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"unknown action type {action.get('type')!r}")
     player = action.get("player")
     if player != spec.player or isinstance(player, bool):
@@ -276,9 +278,12 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
         out.append({"type": "tame", "player": player, "card": card_id})
     values = table.stone_values(player)
     if table.area_free(player):
+        payments_by_cost: dict[int, list[Stones]] = {}
         for card_id in sorted(set(me.hand)):
             cost = table.summon_cost(player, table.card(card_id))
-            for paid in legal_payments(me.stones, values, cost):
+            if cost not in payments_by_cost:
+                payments_by_cost[cost] = legal_payments(me.stones, values, cost)
+            for paid in payments_by_cost[cost]:
                 out.append({"type": "summon", "player": player, "card": card_id, "payment": paid.to_json()})
     for paid in legal_payments(me.stones, values, table.state.round):
         for card_id in sorted(me.area):

@@ -7,6 +7,7 @@ is an immutable value.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -78,6 +79,9 @@ class Frame:
     stage: int = 0
     memo: JSON = field(default_factory=dict)
 
+    def clone(self) -> Frame:
+        return Frame(self.kind, self.player, self.card, self.source, self.effect, self.stage, copy.deepcopy(self.memo))
+
     def to_json(self) -> JSON:
         return {
             "kind": self.kind,
@@ -119,6 +123,26 @@ class GameState:
     revealed: bool = False
     stack: list[Frame] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+
+    def clone(self) -> GameState:
+        """An independent copy (cards and stones are immutable values, so lists are copied, not their items)."""
+        return GameState(
+            setup=self.setup,
+            round=self.round,
+            phase=self.phase,
+            first_player=self.first_player,
+            players=[
+                PlayerState(p.score, list(p.hand), list(p.area), p.stones, list(p.markers)) for p in self.players
+            ],
+            display=list(self.display),
+            draw_pile=list(self.draw_pile),
+            discard_pile=list(self.discard_pile),
+            turn_player=self.turn_player,
+            actives_used=list(self.actives_used),
+            revealed=self.revealed,
+            stack=[f.clone() for f in self.stack],
+            winners=list(self.winners),
+        )
 
     @property
     def n(self) -> int:

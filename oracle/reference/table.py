@@ -33,8 +33,17 @@ class Table:
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """Copies share the immutable card catalogue; only the state and events are copied."""
         twin = Table.__new__(Table)
-        twin.state = copy.deepcopy(self.state, memo)
+        twin.state = self.state.clone()
         twin.events = copy.deepcopy(self.events, memo)
+        twin.cards = self.cards
+        twin.resolvable_cache = None
+        return twin
+
+    def what_if(self) -> Table:
+        """A throwaway copy for 'what would happen if' questions; changes to it never reach this table."""
+        twin = Table.__new__(Table)
+        twin.state = self.state.clone()
+        twin.events = []
         twin.cards = self.cards
         twin.resolvable_cache = None
         return twin

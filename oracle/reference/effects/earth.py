@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from oracle.cards import Card
 from oracle.model import Color, Family, Stones
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
@@ -25,7 +23,7 @@ from oracle.reference.table import Table
 
 def _what_if(table: Table) -> Table:
     """A throwaway copy of the table for 'what could be summoned after X' questions; the real state is untouched."""
-    return Table(copy.deepcopy(table.state))
+    return table.what_if()
 
 
 def _any_card(card: Card) -> bool:
