@@ -186,7 +186,7 @@ def roundtrip(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
     return results
 
 
-SUITE_MODULES = ("oracle.scenarios.suite", "oracle.z3check.suite", "invariants.suite")
+SUITE_MODULES = ("oracle.scenarios.suite",)
 
 
 def load_suites() -> dict[str, Suite]:

@@ -6,8 +6,10 @@ files, an engine that cannot be loaded).
 
 from __future__ import annotations
 
+import fnmatch
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -20,12 +22,15 @@ from oracle.model import Family
 from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
 from oracle.results import CheckResult, Outcome
+from oracle.scenarios.cli import app as scenarios_app
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="Vale Oracle: check any implementation of The Vale of Eternity against the rules.",
 )
+
+app.add_typer(scenarios_app, name="scenarios")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -140,11 +145,47 @@ def check_command(
     seed: Annotated[int, typer.Option(help="first seed")] = 1,
     timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
     suite: Annotated[list[str] | None, typer.Option(help="run only these suites (repeatable)")] = None,
+    select: Annotated[list[str] | None, typer.Option(
+        help="run only checks whose id matches (a glob such as 'PAY-*'; repeatable)")] = None,
+    rule: Annotated[list[str] | None, typer.Option(help="run only checks of this rule id (repeatable)")] = None,
+    card: Annotated[list[str] | None, typer.Option(
+        help="run only scenarios pinning this card, by name or id (repeatable)")] = None,
+    expectations: Annotated[Path | None, typer.Option(
+        help="TOML file of known failures: expected_failure tables with an id and a reason")] = None,
+    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
+    junit_xml: Annotated[Path | None, typer.Option(help="write a JUnit XML report here")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="write a Markdown summary here")] = None,
+    scenarios: Annotated[Path | None, typer.Option(
+        help="scenarios directory (default: the repository's scenarios/)")] = None,
+    scenario_timeout: Annotated[float, typer.Option(help="wall-clock seconds allowed for each scenario")] = 10.0,
 ) -> None:
-    """Check an engine against the rules and print a pass/fail summary."""
+    """Check an engine against the rules and print a pass/fail summary.
+
+    Exit codes: 0 every check passed (or failed as expected, or is unsupported); 1 a check failed; 2 bad input
+    (options, an invalid scenario or expectations file, an engine that cannot be loaded).
+    """
+    from oracle.check import SUITES, load_suites
+    from oracle.reports import RunInfo, write_json, write_junit, write_markdown
+    from oracle.rules import rules as rules_catalogue
+    from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, load_expectations
+    from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
+
     if games < 0:
         raise fail("--games must be 0 or more")
+    if scenario_timeout <= 0:
+        raise fail("--scenario-timeout must be more than 0 seconds")
     started = time.perf_counter()
+    started_at = datetime.now(UTC)
+    load_suites()
+    selects, rule_ids, cards = _split(select), _split(rule), _split(card)
+    unknown_rules = [r for r in rule_ids if r not in rules_catalogue()]
+    if unknown_rules:
+        raise fail(f"--rule {unknown_rules[0]!r}: no such rule id in the rules catalogue")
+    card_ids, unknown_cards = resolve_card_names(cards)
+    if unknown_cards:
+        raise fail(f"--card {unknown_cards[0]!r}: no card has that name or id")
+    if scenarios is not None and not scenarios.is_dir():
+        raise fail(f"--scenarios {scenarios}: no such directory")
     try:
         eut = EngineUnderTest.load(impl, timeout)
         handshake = eut.fresh().handshake
@@ -152,17 +193,84 @@ def check_command(
         raise fail(str(exc)) from None
     except EngineFault as fault:
         raise fail(f"--impl {impl}: {describe_fault(fault)}") from None
-    from oracle.check import SUITES
 
     chosen = list(_split(suite)) or list(SUITES)
     unknown = [s for s in chosen if s not in SUITES]
     if unknown:
         raise fail(f"--suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
-    options = CheckOptions(games=games, seed=seed, timeout=timeout)
+    filtering = bool(selects or rule_ids or cards)
+    if filtering and not suite:
+        chosen = [s for s in chosen if _may_match(s, selects, bool(cards))]
+
+    scenario_dir = scenarios if scenarios is not None else default_dir()
+    scenario_ids: set[str] = set()
+    if ("scenarios" in chosen or expectations is not None) and scenario_dir.is_dir():
+        loaded = load_dir(scenario_dir)
+        if loaded.errors and "scenarios" in chosen:
+            for error in loaded.errors:
+                typer.echo(f"error: {error}", err=True)
+            raise fail(f"{len(loaded.errors)} invalid scenario file(s); see `oracle scenarios lint`")
+        scenario_ids = {s.id for s in loaded.scenarios}
+    expected: dict[str, ExpectedFailure] = {}
+    if expectations is not None:
+        expected, problems = load_expectations(expectations, scenario_ids)
+        if problems:
+            for problem in problems:
+                typer.echo(f"error: {problem}", err=True)
+            raise fail(f"--expectations {expectations}: {len(problems)} problem(s)")
+
+    extra: dict[str, object] = {"scenario_timeout": scenario_timeout}
+    if scenarios is not None:
+        extra["scenarios_dir"] = str(scenarios)
+    options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
+                           cards=tuple(card_ids), extra=extra)
     typer.echo(f"oracle check: {handshake.engine} {handshake.version} ({impl}), suites: {', '.join(chosen)}")
     results = run_check(eut, options, chosen)
-    _print_summary(results, time.perf_counter() - started)
+    if filtering:
+        results = [r for r in results if _selected(r, selects, rule_ids, card_ids)]
+        if not results:
+            raise fail("no check matches --select/--rule/--card")
+    results = apply_expectations(results, expected)
+    seconds = time.perf_counter() - started
+    _print_summary(results, seconds)
+    run = RunInfo(
+        engine=handshake.engine, engine_version=handshake.version, impl=impl, suites=tuple(chosen),
+        started=started_at, duration=seconds,
+        options={"games": games, "seed": seed, "timeout": timeout, "scenario_timeout": scenario_timeout,
+                 "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
+                 "scenarios": str(scenario_dir), "expectations": str(expectations) if expectations else None},
+    )
+    for path, writer in ((report_json, write_json), (junit_xml, write_junit), (markdown, write_markdown)):
+        if path is not None:
+            try:
+                writer(path, results, run)
+            except OSError as exc:
+                raise fail(f"cannot write {path}: {exc.strerror}") from None
+            typer.echo(f"wrote {path}")
     raise typer.Exit(EXIT_OK if all(r.outcome.ok for r in results) else EXIT_FAILED)
+
+
+# Suites that ignore --select/--rule/--card (their results are filtered afterwards). With a filter and
+# no --suite they are skipped when none of their results could match: with --card (they name no card)
+# or with --select patterns that cannot name their checks ("random-play/*" can).
+_UNFILTERED_SUITES = ("random-play", "roundtrip")
+
+
+def _may_match(suite_name: str, selects: tuple[str, ...], by_card: bool) -> bool:
+    if suite_name not in _UNFILTERED_SUITES:
+        return True
+    if by_card:
+        return False
+    return not selects or any(fnmatch.fnmatchcase(suite_name, p.split("/", 1)[0]) for p in selects)
+
+
+def _selected(result: CheckResult, selects: tuple[str, ...], rule_ids: tuple[str, ...],
+              card_ids: list[str]) -> bool:
+    return (
+        (not selects or any(fnmatch.fnmatchcase(result.id, p) for p in selects))
+        and (not rule_ids or bool(set(rule_ids) & set(result.rules)))
+        and (not card_ids or bool(set(card_ids) & set(result.cards)))
+    )
 
 
 def _print_summary(results: list[CheckResult], seconds: float) -> None:

@@ -1,0 +1,96 @@
+"""The JUnit XML report: one ``<testsuite>`` per suite, one ``<testcase>`` per result.
+
+``fail``, ``wrongly-rejected``, ``illegal-accepted`` and ``unexpected-pass`` become ``<failure>``;
+``error`` and ``timeout`` become ``<error>``; ``unsupported`` and ``expected-failure`` become
+``<skipped>``. Each carries the rule ids, card, step, expected/actual and the reproduce command.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from pathlib import Path
+
+from oracle.reports.common import RunInfo, card_name, one_line
+from oracle.results import CheckResult, Outcome
+
+FAILURE = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.UNEXPECTED_PASS})
+ERROR = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
+SKIPPED = frozenset({Outcome.UNSUPPORTED, Outcome.EXPECTED_FAILURE})
+
+
+def detail_text(result: CheckResult) -> str:
+    lines = [f"outcome: {result.outcome.value}"]
+    if result.rules:
+        lines.append(f"rule: {', '.join(result.rules)}")
+    if result.cards:
+        lines.append(f"card: {', '.join(card_name(c) for c in result.cards)}")
+    if result.step is not None:
+        lines.append(f"step: {result.step}")
+    for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
+        if text:
+            lines.append(f"{label}: {text}")
+    if result.reproduce:
+        lines.append(f"reproduce: {result.reproduce}")
+    return "\n".join(lines) + "\n"
+
+
+def _summary(result: CheckResult) -> str:
+    head = f"[{', '.join(result.rules)}] " if result.rules else ""
+    step = f"step {result.step}: " if result.step is not None else ""
+    return f"{head}{step}{result.outcome.value}: {one_line(result)}"
+
+
+def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
+    root = ET.Element("testsuites", {
+        "name": f"vale-oracle {run.suite_version}: {run.engine} {run.engine_version}",
+        "tests": str(len(results)),
+        "failures": str(sum(r.outcome in FAILURE for r in results)),
+        "errors": str(sum(r.outcome in ERROR for r in results)),
+        "skipped": str(sum(r.outcome in SKIPPED for r in results)),
+        "time": f"{run.duration:.3f}",
+        "timestamp": run.date,
+    })
+    by_suite: dict[str, list[CheckResult]] = {}
+    for result in results:
+        by_suite.setdefault(result.suite, []).append(result)
+    for name, group in by_suite.items():
+        suite = ET.SubElement(root, "testsuite", {
+            "name": name,
+            "tests": str(len(group)),
+            "failures": str(sum(r.outcome in FAILURE for r in group)),
+            "errors": str(sum(r.outcome in ERROR for r in group)),
+            "skipped": str(sum(r.outcome in SKIPPED for r in group)),
+            "time": f"{sum(r.duration for r in group):.3f}",
+            "timestamp": run.date,
+        })
+        properties = ET.SubElement(suite, "properties")
+        for key, value in (("engine", run.engine), ("engine_version", run.engine_version), ("impl", run.impl),
+                           ("suite_version", run.suite_version), ("python", run.python)):
+            ET.SubElement(properties, "property", {"name": key, "value": value})
+        for result in group:
+            attrs = {"classname": f"{name}", "name": result.id, "time": f"{result.duration:.6f}"}
+            file = result.details.get("file")
+            if isinstance(file, str):
+                attrs["file"] = file
+                line = result.details.get("line")
+                if isinstance(line, int):
+                    attrs["line"] = str(line)
+            case = ET.SubElement(suite, "testcase", attrs)
+            if result.outcome in FAILURE:
+                tag = "failure"
+            elif result.outcome in ERROR:
+                tag = "error"
+            elif result.outcome in SKIPPED:
+                tag = "skipped"
+            else:
+                continue
+            element = ET.SubElement(case, tag, {"message": _summary(result), "type": result.outcome.value})
+            element.text = detail_text(result)
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def write_junit(path: Path, results: Sequence[CheckResult], run: RunInfo) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    junit_tree(results, run).write(path, encoding="utf-8", xml_declaration=True)

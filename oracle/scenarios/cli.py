@@ -1,0 +1,70 @@
+"""``oracle scenarios lint [DIR]`` and ``oracle scenarios show ID``.
+
+Exit codes: 0 all files valid (lint) or the scenario was shown; 2 an invalid file, an unknown id, or a
+missing directory.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from oracle.scenarios.describe import scenario_lines
+from oracle.scenarios.loader import default_dir, display_path, load_dir
+
+EXIT_BAD_INPUT = 2
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Validate and read the executable scenario files (docs/scenarios.md).",
+)
+
+
+def _directory(directory: Path | None) -> Path:
+    chosen = directory if directory is not None else default_dir()
+    if not chosen.is_dir():
+        hint = "" if directory is not None else " (pass a directory)"
+        typer.echo(f"error: {display_path(chosen)}: no such scenarios directory{hint}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    return chosen
+
+
+@app.command("lint")
+def lint_command(
+    directory: Annotated[Path | None, typer.Argument(help="scenarios directory (default: the repository's)")] = None,
+) -> None:
+    """Validate every scenario file; print each error as file:line: message."""
+    chosen = _directory(directory)
+    loaded = load_dir(chosen)
+    for error in loaded.errors:
+        typer.echo(str(error))
+    if loaded.errors:
+        typer.echo(f"{len(loaded.errors)} error(s) in {loaded.files} file(s)", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    typer.echo(f"{len(loaded.scenarios)} scenario(s) valid in {display_path(chosen)}")
+
+
+@app.command("show")
+def show_command(
+    scenario_id: Annotated[str, typer.Argument(metavar="ID", help="the scenario id")],
+    scenarios: Annotated[Path | None, typer.Option(help="scenarios directory (default: the repository's)")] = None,
+) -> None:
+    """Print one scenario readably: title, rules with their text, cards, given, and the steps in words."""
+    loaded = load_dir(_directory(scenarios))
+    scenario = loaded.get(scenario_id)
+    if scenario is None:
+        broken = [e for e in loaded.errors if Path(e.file).stem == scenario_id]
+        if broken:
+            for error in broken:
+                typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT)
+        close = difflib.get_close_matches(scenario_id, [s.id for s in loaded.scenarios], n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        typer.echo(f"error: no scenario has the id {scenario_id!r}{hint}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    for line in scenario_lines(scenario):
+        typer.echo(line)

@@ -1,0 +1,411 @@
+"""Loading scenario files: TOML, then the JSON Schema, then the checks a schema cannot make.
+
+Every problem becomes a :class:`~oracle.scenarios.model.ScenarioError` naming the file and the line
+(never a traceback): TOML syntax errors take tomllib's line; schema and semantic errors take the line
+of the offending key or array entry (see :mod:`oracle.scenarios.locate`). The semantic checks are:
+rule ids exist in the rules catalogue, card names or ids exist (names are resolved to ids,
+case-insensitively), the given position can be completed and loaded, the file is named after the
+id, and (across a directory) ids are unique.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import oracle
+from oracle.cards import catalogue
+from oracle.given import GivenError, complete_snapshot
+from oracle.rules import rules as rules_catalogue
+from oracle.scenarios.locate import KeyPath, key_lines, line_of
+from oracle.scenarios.model import JSON, Scenario, ScenarioError, Step
+
+SCHEMA_FILE = Path(oracle.__file__).parent / "schemas" / "scenario.schema.json"
+SNAPSHOT_CARD_LISTS = ("actives_used", "display", "draw_pile", "discard_pile")
+PLAYER_CARD_LISTS = ("hand", "area", "markers")
+# A ``do`` expected to be rejected with one of these codes may name a card that does not exist.
+LOOSE_CODES = frozenset({"UNKNOWN_CARD", "MALFORMED_ACTION"})
+
+
+def default_dir() -> Path:
+    """The repository's top-level ``scenarios/`` (found next to the package, so a clone works)."""
+    return Path(oracle.__file__).resolve().parent.parent / "scenarios"
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when it is below it, else as given."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@cache
+def schema() -> JSON:
+    data: JSON = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema())
+
+
+def describe_path(path: KeyPath) -> str:
+    """``("steps", 2, "do", "card")`` -> ``step 3: do.card``; ``("given", "players", 0)`` -> ``given.players[0]``."""
+    head = ""
+    rest = list(path)
+    if len(rest) >= 2 and rest[0] == "steps" and isinstance(rest[1], int):
+        head = f"step {rest[1] + 1}"
+        rest = rest[2:]
+    text = ""
+    for part in rest:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    if head:
+        return f"{head}: {text}" if text else head
+    return text or "top level"
+
+
+# ---------------------------------------------------------------------- one file
+
+
+class _FileCheck:
+    """Collects the errors of one file, each placed at the line of its key path."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.lines = key_lines(text)
+        self.errors: list[ScenarioError] = []
+        self.paths: set[KeyPath] = set()
+
+    def line(self, path: KeyPath) -> int:
+        return line_of(self.lines, path)
+
+    def error(self, path: KeyPath, message: str) -> None:
+        """Record one error; only the first for a given key path (the schema may find several)."""
+        if path in self.paths:
+            return
+        self.paths.add(path)
+        self.errors.append(ScenarioError(self.file, self.line(path), f"{describe_path(path)}: {message}"))
+
+    # ------------------------------------------------------------------ schema
+
+    def schema_errors(self, data: JSON) -> None:
+        for err in _validator().iter_errors(data):
+            path: KeyPath = tuple(err.absolute_path)
+            if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+                known = sorted(err.schema.get("properties", {}))
+                for key in err.instance:
+                    if key not in known:
+                        self.error((*path, key), f"unknown key {key!r} (known here: {', '.join(known)})")
+            elif err.validator == "anyOf" and len(path) == 2 and path[0] == "steps":
+                self.error(path, "a step needs at least one of do, expect, decision, legal, not_legal")
+            elif err.validator == "required":
+                self.error(path, err.message.replace("is a required property", "is required"))
+            else:
+                self.error(path, err.message)
+
+    # ------------------------------------------------------------------ cards and rules
+
+    def rule(self, rule_id: str, path: KeyPath) -> None:
+        known = rules_catalogue()
+        if rule_id not in known:
+            close = difflib.get_close_matches(rule_id, list(known), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            self.error(path, f"unknown rule id {rule_id!r} (not in the rules catalogue){hint}")
+
+    def card(self, name: str, path: KeyPath, loose: bool = False) -> str:
+        found = catalogue().by_name(name)
+        if found is not None:
+            return found.id
+        if not loose:
+            names = [c.name for c in catalogue().cards.values()]
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            self.error(path, f"unknown card {name!r} (no card has that name or id){hint}")
+        return name
+
+    def cards(self, names: list[str], path: KeyPath) -> list[str]:
+        return [self.card(n, (*path, i)) for i, n in enumerate(names)]
+
+    def snapshot_cards(self, partial: JSON, path: KeyPath) -> JSON:
+        out = copy.deepcopy(partial)
+        for key in SNAPSHOT_CARD_LISTS:
+            if key in out:
+                out[key] = self.cards(out[key], (*path, key))
+        for i, player in enumerate(out.get("players", [])):
+            for key in PLAYER_CARD_LISTS:
+                if key in player:
+                    player[key] = self.cards(player[key], (*path, "players", i, key))
+        return out
+
+    def action_cards(self, action: JSON, path: KeyPath, loose: bool = False) -> JSON:
+        out = dict(action)
+        if "card" in out:
+            out["card"] = self.card(out["card"], (*path, "card"), loose)
+        for key in ("cards", "order"):
+            if key in out:
+                out[key] = [self.card(c, (*path, key, i), loose) for i, c in enumerate(out[key])]
+        if out.get("type") == "shuffle":
+            out.setdefault("player", None)
+        return out
+
+    def loose_cards(self, data: JSON, path: KeyPath) -> JSON:
+        """Decisions and events: ``card``/``cards``/``order`` must be cards; ``source`` may be one."""
+        out = self.action_cards(data, path)
+        source = out.get("source")
+        if isinstance(source, str):
+            found = catalogue().by_name(source)
+            if found is not None:
+                out["source"] = found.id
+        return out
+
+
+def _toml_error(file: str, exc: tomllib.TOMLDecodeError) -> ScenarioError:
+    message = str(exc)
+    line = getattr(exc, "lineno", None)
+    if line is None:
+        import re
+
+        found = re.search(r"\(at line (\d+), column \d+\)", message)
+        line = int(found.group(1)) if found else 1
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+    else:
+        message = getattr(exc, "msg", message)
+    return ScenarioError(file, int(line), f"not valid TOML: {message}")
+
+
+def parse_text(text: str, path: Path, file: str | None = None) -> tuple[Scenario | None, list[ScenarioError]]:
+    """Validate one scenario document; return the scenario (None when invalid) and every error found."""
+    file = file or display_path(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return None, [_toml_error(file, exc)]
+    check = _FileCheck(file, text)
+    check.schema_errors(data)
+    if check.errors:
+        return None, _sorted(check.errors)
+    scenario = _build(check, data, path, file)
+    if check.errors:
+        return None, _sorted(check.errors)
+    return scenario, []
+
+
+def _sorted(errors: list[ScenarioError]) -> list[ScenarioError]:
+    seen: set[str] = set()
+    out = []
+    for err in sorted(errors, key=lambda e: e.line):
+        if str(err) not in seen:
+            seen.add(str(err))
+            out.append(err)
+    return out
+
+
+def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
+    scenario_id: str = data["id"]
+    if path.suffix == ".toml" and path.stem != scenario_id:
+        check.error(("id",), f"the file must be named after the id: {scenario_id}.toml, not {path.name}")
+    for i, rule_id in enumerate(data["rules"]):
+        check.rule(rule_id, ("rules", i))
+    cards = tuple(check.card(name, ("cards", i)) for i, name in enumerate(data.get("cards", [])))
+    given = check.snapshot_cards(data["given"], ("given",))
+    if not check.errors:
+        _check_given(check, given)
+    steps = tuple(_build_step(check, i, raw) for i, raw in enumerate(data["steps"]))
+    expect_end = check.snapshot_cards(data["expect_end"], ("expect_end",)) if "expect_end" in data else None
+    return Scenario(
+        id=scenario_id,
+        title=data["title"],
+        rules=tuple(data["rules"]),
+        cards=cards,
+        source=data["source"],
+        requires=tuple(data.get("requires", [])),
+        given=given,
+        steps=steps,
+        expect_end=expect_end,
+        path=path,
+        file=file,
+        line=check.line(("id",)),
+        end_line=check.line(("expect_end",)),
+        raw=data,
+    )
+
+
+def _check_given(check: _FileCheck, given: JSON) -> None:
+    from oracle.reference.snapshot import SnapshotError, load_state
+
+    try:
+        completed = complete_snapshot(given)
+    except GivenError as exc:
+        check.error(("given",), f"cannot complete the position: {exc}")
+        return
+    try:
+        load_state(completed)
+    except SnapshotError as exc:
+        check.error(("given",), f"not a possible position: {exc}")
+
+
+def _build_step(check: _FileCheck, index: int, raw: JSON) -> Step:
+    path: KeyPath = ("steps", index)
+    reject = raw.get("reject")
+    if reject is not None and "rule" in reject:
+        check.rule(reject["rule"], (*path, "reject", "rule"))
+    loose = reject is not None and reject.get("code") in LOOSE_CODES
+    do = check.action_cards(raw["do"], (*path, "do"), loose) if "do" in raw else None
+    decision = raw.get("decision")
+    if isinstance(decision, dict):
+        decision = check.loose_cards(decision, (*path, "decision"))
+    events = [check.loose_cards(e, (*path, "events", i)) for i, e in enumerate(raw.get("events", []))]
+    return Step(
+        number=index + 1,
+        line=check.line(path),
+        do=do,
+        reject=dict(reject) if reject is not None else None,
+        expect=check.snapshot_cards(raw["expect"], (*path, "expect")) if "expect" in raw else None,
+        decision=decision,
+        events=events if "events" in raw else None,
+        legal=[check.action_cards(a, (*path, "legal", i)) for i, a in enumerate(raw.get("legal", []))],
+        not_legal=[check.action_cards(a, (*path, "not_legal", i)) for i, a in enumerate(raw.get("not_legal", []))],
+        note=raw.get("note", ""),
+    )
+
+
+# Validated files by (path, working directory), reused while their bytes do not change: `oracle check`
+# lints the directory, then the suite loads it again.
+_CHECKED: dict[tuple[str, str], tuple[bytes, tuple[Scenario | None, list[ScenarioError]]]] = {}
+
+
+def check_file(path: Path) -> tuple[Scenario | None, list[ScenarioError]]:
+    """Read and validate one file."""
+    file = display_path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [ScenarioError(file, 1, f"cannot read the file ({exc.strerror})")]
+    key = (str(path), str(Path.cwd()))
+    cached = _CHECKED.get(key)
+    if cached is not None and cached[0] == raw:
+        return cached[1][0], list(cached[1][1])
+    checked = _check_bytes(path, file, raw)
+    _CHECKED[key] = (raw, checked)
+    return checked[0], list(checked[1])
+
+
+def _check_bytes(path: Path, file: str, raw: bytes) -> tuple[Scenario | None, list[ScenarioError]]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        return None, [ScenarioError(file, line, "not valid UTF-8")]
+    return parse_text(text, path, file)
+
+
+def load_file(path: Path) -> Scenario:
+    """One valid scenario, or the first :class:`ScenarioError`."""
+    scenario, errors = check_file(path)
+    if errors:
+        raise errors[0]
+    assert scenario is not None
+    return scenario
+
+
+# ---------------------------------------------------------------------- a directory
+
+
+@dataclass
+class ScenarioSet:
+    """The scenarios of a directory, in file order, and every error found in it."""
+
+    directory: Path
+    scenarios: list[Scenario] = field(default_factory=list)
+    errors: list[ScenarioError] = field(default_factory=list)
+    files: int = 0
+
+    def by_id(self) -> dict[str, Scenario]:
+        return {s.id: s for s in self.scenarios}
+
+    def get(self, scenario_id: str) -> Scenario | None:
+        return self.by_id().get(scenario_id)
+
+
+def scenario_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*.toml") if p.is_file())
+
+
+def load_dir(directory: Path) -> ScenarioSet:
+    """Validate every ``*.toml`` below ``directory`` (any depth); ids must be unique across them."""
+    if not directory.is_dir():
+        found = ScenarioSet(directory)
+        found.errors.append(ScenarioError(display_path(directory), 0, "no such directory"))
+        return found
+    return _load_files(directory, scenario_files(directory))
+
+
+def _load_files(directory: Path, files: list[Path]) -> ScenarioSet:
+    found = ScenarioSet(directory)
+    first_seen: dict[str, Scenario] = {}
+    for path in files:
+        found.files += 1
+        scenario, errors = check_file(path)
+        found.errors.extend(errors)
+        if scenario is None:
+            continue
+        if scenario.id in first_seen:
+            other = first_seen[scenario.id]
+            found.errors.append(ScenarioError(
+                scenario.file, scenario.line,
+                f"id: duplicate scenario id {scenario.id!r} (also in {other.file}:{other.line})",
+            ))
+            continue
+        first_seen[scenario.id] = scenario
+        found.scenarios.append(scenario)
+    return found
+
+
+# ---------------------------------------------------------------------- selection
+
+
+def resolve_card_names(names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Card ids for the given names or ids, and the names that match no card."""
+    ids: list[str] = []
+    unknown: list[str] = []
+    for name in names:
+        found = catalogue().by_name(name)
+        if found is None:
+            unknown.append(name)
+        else:
+            ids.append(found.id)
+    return ids, unknown
+
+
+def select(
+    scenarios: Iterable[Scenario],
+    patterns: Iterable[str] = (),
+    rule_ids: Iterable[str] = (),
+    cards: Iterable[str] = (),
+) -> list[Scenario]:
+    """The scenarios whose id matches a glob of ``patterns``, that pin one of ``rule_ids`` and one of ``cards``."""
+    import fnmatch
+
+    globs = list(patterns)
+    wanted_rules = set(rule_ids)
+    wanted_cards = set(resolve_card_names(cards)[0])
+
+    def keep(s: Scenario) -> bool:
+        return (
+            (not globs or any(fnmatch.fnmatchcase(s.id, g) for g in globs))
+            and (not wanted_rules or bool(wanted_rules & set(s.rules)))
+            and (not wanted_cards or bool(wanted_cards & set(s.cards)))
+        )
+
+    return [s for s in scenarios if keep(s)]

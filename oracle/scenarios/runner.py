@@ -1,0 +1,347 @@
+"""Running scenarios against an engine under test (``docs/scenarios.md``).
+
+Each scenario gets a fresh engine: its ``requires`` are checked against the handshake, the completed
+``given`` position is loaded, then each step runs in order (``legal``/``not_legal`` before ``do``,
+then ``reject`` or acceptance, ``expect``, ``decision``, ``events``), and finally ``expect_end``.
+Every engine call is guarded (:class:`~oracle.harness.Subject`), and the whole scenario has a
+wall-clock budget besides the per-call timeout. The first problem ends the scenario with one
+:class:`~oracle.results.CheckResult`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from oracle.check import EngineUnderTest
+from oracle.given import complete_snapshot
+from oracle.harness import EngineFault, Handshake, Subject
+from oracle.narrate import action_text
+from oracle.protocol import ANSWERS, DecisionKind
+from oracle.results import CheckResult, Outcome
+from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
+from oracle.scenarios.model import JSON, Scenario, Step
+
+SUITE = "scenarios"
+DEFAULT_SCENARIO_TIMEOUT = 10.0
+
+
+def reproduce_command(impl: str, scenario_id: str, scenarios_dir: str | None = None) -> str:
+    """``oracle check --impl IMPL --select ID`` (plus ``--scenarios DIR`` for a directory of one's own)."""
+    command = f"oracle check --impl {impl} --select {scenario_id}"
+    return f"{command} --scenarios {scenarios_dir}" if scenarios_dir else command
+
+
+def describe_action(action: JSON) -> str:
+    """``P0 summons Salamander paying 1 red``; the raw action when it is too malformed to narrate."""
+    try:
+        return action_text(action)
+    except (KeyError, TypeError, AttributeError):
+        return show(action)
+
+
+def missing_features(scenario: Scenario, handshake: Handshake) -> list[str]:
+    """The scenario's ``requires`` the engine does not declare."""
+    missing = []
+    for feature in scenario.requires:
+        if feature == "expansion":
+            ok = handshake.expansion
+        elif feature == "artifacts":
+            ok = handshake.artifacts
+        else:
+            name, _, value = feature.removeprefix("variant:").partition("=")
+            declared = handshake.variants.get(name)
+            ok = declared is not None and value in {declared, *(v.strip() for v in declared.split(","))}
+        if not ok:
+            missing.append(feature)
+    return missing
+
+
+class _Stop(Exception):
+    """Ends a scenario early with its result."""
+
+    def __init__(self, result: CheckResult) -> None:
+        super().__init__(result.message)
+        self.result = result
+
+
+class _Run:
+    def __init__(self, eut: EngineUnderTest, scenario: Scenario, budget: float, scenarios_dir: str | None) -> None:
+        self.eut = eut
+        self.reproduce = reproduce_command(eut.impl, scenario.id, scenarios_dir)
+        self.scenario = scenario
+        self.budget = budget
+        self.started = time.perf_counter()
+        self.deadline = self.started + budget
+        self.step: Step | None = None
+        self.subject: Subject | None = None
+
+    # ------------------------------------------------------------------ results
+
+    def result(
+        self,
+        outcome: Outcome,
+        *,
+        expected: str = "",
+        actual: str = "",
+        message: str = "",
+        rules: Iterable[str] = (),
+        where: bool = True,
+        details: JSON | None = None,
+    ) -> CheckResult:
+        scenario, step = self.scenario, self.step
+        all_rules = list(scenario.rules)
+        for rule in rules:
+            if rule and rule not in all_rules:
+                all_rules.append(rule)
+        prefix = scenario.where(step) + (f": step {step.number}" if step is not None else "") + ": "
+        info: JSON = {"file": scenario.file, "line": step.line if step is not None else scenario.line}
+        if step is not None and step.note:
+            info["note"] = step.note
+        info.update(details or {})
+        return CheckResult(
+            SUITE, scenario.id, scenario.title, outcome,
+            rules=tuple(all_rules),
+            cards=scenario.cards,
+            step=step.number if step is not None else None,
+            expected=expected,
+            actual=actual,
+            message=(prefix + message) if message and where else message,
+            reproduce=self.reproduce,
+            duration=time.perf_counter() - self.started,
+            details=info,
+        )
+
+    def stop(self, outcome: Outcome, **kw: Any) -> _Stop:
+        return _Stop(self.result(outcome, **kw))
+
+    def fault(self, fault: EngineFault) -> CheckResult:
+        outcome = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED}.get(fault.kind, Outcome.ERROR)
+        return self.result(outcome, message=f"engine {fault.kind} in {fault.method}(): {fault.message}")
+
+    # ------------------------------------------------------------------ guarded calls
+
+    def call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Call the engine through the Subject, never past the scenario's deadline."""
+        subject = self.subject
+        assert subject is not None
+        remaining = self.deadline - time.perf_counter()
+        if remaining <= 0:
+            raise EngineFault("timeout", method, f"the scenario's budget of {self.budget:g} s ran out")
+        per_call = self.eut.timeout
+        subject.timeout = min(per_call, remaining) if per_call > 0 else remaining
+        try:
+            return fn(*args)
+        except EngineFault as fault:
+            if fault.kind == "timeout" and time.perf_counter() >= self.deadline - 1e-3:
+                raise EngineFault("timeout", method, f"the scenario's budget of {self.budget:g} s ran out") from None
+            raise
+        finally:
+            subject.timeout = per_call
+
+    def decision(self) -> JSON | None:
+        assert self.subject is not None
+        pending: JSON | None = self.call("decision", self.subject.decision)
+        return pending
+
+    def export(self) -> JSON:
+        assert self.subject is not None
+        snapshot: JSON = self.call("export", self.subject.export)
+        return snapshot
+
+    # ------------------------------------------------------------------ the scenario
+
+    def run(self) -> CheckResult:
+        try:
+            try:
+                self.subject = self.eut.fresh()
+            except EngineFault as fault:
+                return self.fault(fault)
+            reason = self.unsupported(self.subject.handshake)
+            if reason:
+                return self.result(Outcome.UNSUPPORTED, message=reason, where=False)
+            self.call("load", self.subject.load_snapshot, complete_snapshot(self.scenario.given))
+            for step in self.scenario.steps:
+                self.step = step
+                self.run_step(step)
+                if time.perf_counter() > self.deadline:
+                    raise EngineFault("timeout", "scenario", f"the scenario's budget of {self.budget:g} s ran out")
+            self.step = None
+            if self.scenario.expect_end is not None:
+                self.check_snapshot(self.scenario.expect_end, "expect_end")
+            return self.result(Outcome.PASS, details={"steps": len(self.scenario.steps)})
+        except _Stop as stop:
+            return stop.result
+        except EngineFault as fault:
+            return self.fault(fault)
+
+    def unsupported(self, handshake: Handshake) -> str:
+        missing = missing_features(self.scenario, handshake)
+        if missing:
+            return f"the engine does not declare {', '.join(missing)} (required by the scenario)"
+        if not handshake.can("load"):
+            return "the engine cannot load snapshots (no 'load' capability)"
+        needs_export = self.scenario.expect_end is not None or any(s.expect is not None for s in self.scenario.steps)
+        if needs_export and not handshake.can("export"):
+            return "the scenario checks snapshots and the engine cannot export them (no 'export' capability)"
+        return ""
+
+    def run_step(self, step: Step) -> None:
+        if step.legal or step.not_legal:
+            self.check_legal(step)
+        events: list[JSON] = []
+        if step.do is not None:
+            events = self.rejected(step, step.do) if step.reject is not None else self.accepted(step, step.do)
+        if step.expect is not None:
+            self.check_snapshot(step.expect, "expect")
+        if step.decision is not None:
+            self.check_decision(step.decision)
+        if step.events and self.subject is not None and self.subject.handshake.can("events"):
+            self.check_events(step.events, events)
+
+    def check_legal(self, step: Step) -> None:
+        assert self.subject is not None
+        listed: list[JSON] = self.call("legal_actions", self.subject.legal_actions)
+        keys = {canonical_action(a) for a in listed}
+        shown = "; ".join(describe_action(a) for a in listed[:12]) + ("; …" if len(listed) > 12 else "")
+        for action in step.legal:
+            if canonical_action(action) not in keys:
+                raise self.stop(
+                    Outcome.FAIL,
+                    expected=f"legal: {describe_action(action)}",
+                    actual=f"not among the {len(listed)} legal action(s): {shown or 'none'}",
+                    message=f"the engine does not list {describe_action(action)} as legal",
+                )
+        for action in step.not_legal:
+            if canonical_action(action) in keys:
+                raise self.stop(
+                    Outcome.FAIL,
+                    expected=f"not legal: {describe_action(action)}",
+                    actual="listed as legal",
+                    message=f"the engine lists {describe_action(action)} as legal",
+                )
+
+    def strictness(self, action: JSON) -> None:
+        """The pending decision must belong to the action's player and be one the action answers."""
+        pending = self.decision()
+        scripted = describe_action(action)
+        if pending is None:
+            raise self.stop(Outcome.FAIL, expected=f"a decision answered by: {scripted}",
+                            actual="no pending decision (the game is over)",
+                            message=f"the game is over, the scenario scripts {scripted}")
+        kind = pending.get("kind")
+        try:
+            answers = {a.value for a in ANSWERS[DecisionKind(kind)]}
+        except (ValueError, TypeError):
+            answers = set()
+        player = pending.get("player")
+        if player != action.get("player") or isinstance(player, bool) or action.get("type") not in answers:
+            who = "chance" if player is None else f"P{player}"
+            raise self.stop(
+                Outcome.FAIL,
+                expected=f"a decision of {'chance' if action.get('player') is None else 'P' + str(action['player'])}"
+                         f" answered by {action.get('type')}",
+                actual=f"pending decision: {show(pending)}",
+                message=f"the engine asks {kind} of {who}, the scenario scripts {scripted}",
+            )
+
+    def accepted(self, step: Step, action: JSON) -> list[JSON]:
+        assert self.subject is not None
+        self.strictness(action)
+        result: JSON = self.call("apply", self.subject.apply, action)
+        if not result["accepted"]:
+            rejection = result.get("rejection") or {}
+            rule = str(rejection.get("rule", ""))
+            raise self.stop(
+                Outcome.WRONGLY_REJECTED,
+                expected=f"accepted: {describe_action(action)}",
+                actual=f"rejected with {rejection.get('code')} ({rule}): {rejection.get('message', '')}",
+                message=f"the engine refused {describe_action(action)}",
+                rules=(rule,),
+            )
+        events = result.get("events")
+        return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
+
+    def rejected(self, step: Step, action: JSON) -> list[JSON]:
+        assert self.subject is not None and step.reject is not None
+        code = str(step.reject["code"])
+        rule = str(step.reject.get("rule", ""))
+        wanted = f"rejected with {code}" + (f" ({rule})" if rule else "")
+        can_export = self.subject.handshake.can("export")
+        before = (_canonical(self.export()) if can_export else None, self.decision())
+        result: JSON = self.call("apply", self.subject.apply, action)
+        if result["accepted"]:
+            raise self.stop(Outcome.ILLEGAL_ACCEPTED, expected=wanted, actual="accepted",
+                            message=f"the engine accepted {describe_action(action)}", rules=(rule,))
+        rejection = result.get("rejection") or {}
+        got = f"rejected with {rejection.get('code')} ({rejection.get('rule', '')}): {rejection.get('message', '')}"
+        after = (_canonical(self.export()) if can_export else None, self.decision())
+        if after != before:
+            changed = first_difference({"state": before[0], "decision": before[1]},
+                                       {"state": after[0], "decision": after[1]})
+            where = changed.path if changed is not None else "(state)"
+            detail = f"{where} changed from {show(changed.expected)} to {show(changed.actual)}" if changed else ""
+            raise self.stop(Outcome.FAIL, expected="the state unchanged by a rejected action (DEC-4)",
+                            actual=detail, message=f"rejecting {describe_action(action)} changed the state",
+                            rules=(rule, "DEC-4"))
+        if rejection.get("code") != code or (rule and rejection.get("rule") != rule):
+            raise self.stop(Outcome.FAIL, expected=wanted, actual=got,
+                            message=f"{describe_action(action)} was rejected for another reason",
+                            rules=(rule, str(rejection.get("rule", ""))))
+        return []
+
+    def check_snapshot(self, expected: JSON, label: str) -> None:
+        mismatch = first_mismatch(expected, _canonical(self.export()))
+        if mismatch is not None:
+            want, got = mismatch.describe()
+            line = self.scenario.end_line if label == "expect_end" else None
+            prefix = f"{self.scenario.file}:{line}: " if line else ""
+            raise self.stop(Outcome.FAIL, expected=want, actual=got, where=line is None,
+                            message=f"{prefix}{label}: {mismatch.path or 'the state'} differs")
+
+    def check_decision(self, expected: JSON | str) -> None:
+        pending = self.decision()
+        if expected == "none":
+            if pending is not None:
+                raise self.stop(Outcome.FAIL, expected="decision = none (the game is over)",
+                                actual=f"decision = {show(pending)}", message="the game should be over")
+            return
+        if pending is None:
+            raise self.stop(Outcome.FAIL, expected=f"decision = {show(expected)}",
+                            actual="no pending decision (the game is over)", message="the game ended early")
+        mismatch = first_mismatch(expected, pending, "decision")
+        if mismatch is not None:
+            want, got = mismatch.describe()
+            raise self.stop(Outcome.FAIL, expected=want, actual=got, message=f"{mismatch.path} differs")
+
+    def check_events(self, expected: list[JSON], events: list[JSON]) -> None:
+        for want in expected:
+            if not any(first_mismatch(want, event) is None for event in events):
+                raise self.stop(Outcome.FAIL, expected=f"an event matching {show(want)}",
+                                actual=f"events: {show(events, 600)}",
+                                message=f"no {want.get('type')} event matches")
+
+
+def _canonical(snapshot: JSON) -> JSON:
+    """The part of a snapshot engines agree on (without the engine's ``private`` bookkeeping)."""
+    return {k: v for k, v in snapshot.items() if k != "private"}
+
+
+def run_scenario(
+    eut: EngineUnderTest, scenario: Scenario, budget: float = DEFAULT_SCENARIO_TIMEOUT,
+    scenarios_dir: str | None = None,
+) -> CheckResult:
+    """Run one scenario on a fresh engine; never raises for anything the engine does.
+
+    ``scenarios_dir`` (a directory other than the default) goes into the reproduce command.
+    """
+    return _Run(eut, scenario, budget, scenarios_dir).run()
+
+
+def run_scenarios(
+    eut: EngineUnderTest, scenarios: Iterable[Scenario], budget: float = DEFAULT_SCENARIO_TIMEOUT,
+    scenarios_dir: str | None = None,
+) -> list[CheckResult]:
+    return [run_scenario(eut, s, budget, scenarios_dir) for s in scenarios]
+

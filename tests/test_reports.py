@@ -1,0 +1,169 @@
+"""Reports (JSON, JUnit XML, Markdown) and expected-failure semantics."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from pathlib import Path
+
+import jsonschema
+
+import oracle
+from oracle.reports import RunInfo, build_report, exit_code, totals, write_json, write_junit, write_markdown
+from oracle.reports.json_report import SCHEMA_FILE
+from oracle.results import CheckResult, Outcome
+from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, load_expectations
+
+REPRO = "oracle check --impl oracle.reference --select PAY-3-red-and-blue-for-cost-1"
+FAILED = CheckResult(
+    "scenarios", "PAY-3-red-and-blue-for-cost-1", "a cost of 1 is paid with one stone", Outcome.ILLEGAL_ACCEPTED,
+    rules=("PAY-3",), cards=("base-fire-05",), step=2,
+    expected="rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3)", actual="accepted",
+    message="x.toml:20: step 2: the engine accepted P0 summons Salamander paying 1 red, 1 blue",
+    reproduce=REPRO, duration=0.01, details={"file": "x.toml", "line": 20},
+)
+RESULTS = [
+    CheckResult("scenarios", "ACT-2-x", "markers", Outcome.PASS, rules=("ACT-2",), cards=("base-water-02",)),
+    FAILED,
+    CheckResult("scenarios", "HUNT-3-x", "hunting", Outcome.TIMEOUT, rules=("HUNT-3",), step=1, message="slow"),
+    CheckResult("scenarios", "EXP-1", "needs the expansion", Outcome.UNSUPPORTED, rules=("RUL-11",)),
+    CheckResult("random-play", "random-play/2p/seed-1", "random play", Outcome.PASS, rules=("END-1",)),
+]
+RUN = RunInfo(engine="test-engine", engine_version="9.9", impl="tests.engine", suites=("scenarios", "random-play"),
+              started=datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC), duration=1.5, options={"seed": 1})
+
+
+def test_totals_and_exit_code() -> None:
+    counts = totals(RESULTS)
+    assert {"pass": 2, "illegal-accepted": 1, "timeout": 1, "unsupported": 1} == {k: v for k, v in counts.items() if v}
+    assert [o.value for o in Outcome] == list(counts)
+    failed, green = 1, 0
+    assert failed == exit_code(RESULTS)
+    assert green == exit_code([RESULTS[0], RESULTS[3]])
+
+
+def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
+    path = tmp_path / "out" / "report.json"
+    write_json(path, RESULTS, RUN)
+    report = json.loads(path.read_text(encoding="utf-8"))
+    jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    expected_run = {
+        "suite_version": oracle.SUITE_VERSION, "oracle_version": oracle.__version__, "protocol": "1.0",
+        "engine": {"name": "test-engine", "version": "9.9", "impl": "tests.engine"},
+        "date": "2024-05-01T12:00:00Z", "duration": 1.5, "python": RUN.python,
+        "suites": ["scenarios", "random-play"], "options": {"seed": 1},
+    }
+    assert expected_run == report["run"]
+    assert [r.to_json() for r in RESULTS] == report["results"]
+    expected_totals = {"checks": 5, "passed": False, "exit_code": 1, "by_outcome": totals(RESULTS)}
+    assert expected_totals == report["totals"]
+    assert report == build_report(RESULTS, RUN)
+
+
+def test_the_schema_rejects_a_report_without_totals() -> None:
+    report = build_report(RESULTS, RUN)
+    del report["totals"]
+    try:
+        jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    except jsonschema.ValidationError as err:
+        assert "'totals' is a required property" == err.message
+    else:
+        raise AssertionError("the schema accepted a report without totals")
+
+
+def test_junit_has_a_suite_per_suite_name_and_typed_elements(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write_junit(path, RESULTS, RUN)
+    root = ET.parse(path).getroot()
+    expected_root = {"tests": "5", "failures": "1", "errors": "1", "skipped": "1"}
+    assert expected_root == {k: root.attrib[k] for k in expected_root}
+    assert ["scenarios", "random-play"] == [s.attrib["name"] for s in root.findall("testsuite")]
+    cases = {c.attrib["name"]: c for c in root.iter("testcase")}
+    assert [r.id for r in RESULTS] == list(cases)
+    kinds = {name: [child.tag for child in case] for name, case in cases.items()}
+    expected_kinds = {"ACT-2-x": [], "PAY-3-red-and-blue-for-cost-1": ["failure"], "HUNT-3-x": ["error"],
+                      "EXP-1": ["skipped"], "random-play/2p/seed-1": []}
+    assert expected_kinds == kinds
+    failure = cases["PAY-3-red-and-blue-for-cost-1"].find("failure")
+    assert failure is not None
+    expected_attrs = {
+        "type": "illegal-accepted",
+        "message": "[PAY-3] step 2: illegal-accepted: x.toml:20: step 2: the engine accepted P0 summons Salamander "
+                   "paying 1 red, 1 blue",
+    }
+    assert expected_attrs == dict(failure.attrib)
+    expected_text = (
+        "outcome: illegal-accepted\nrule: PAY-3\ncard: Salamander\nstep: 2\n"
+        "expected: rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3)\nactual: accepted\n"
+        f"detail: {FAILED.message}\nreproduce: {REPRO}\n"
+    )
+    assert expected_text == failure.text
+    expected_location = {"file": "x.toml", "line": "20", "classname": "scenarios"}
+    attrs = cases["PAY-3-red-and-blue-for-cost-1"].attrib
+    assert expected_location == {k: attrs[k] for k in expected_location}
+
+
+def test_markdown_lists_totals_groups_cards_and_each_failure(tmp_path: Path) -> None:
+    path = tmp_path / "summary.md"
+    write_markdown(path, RESULTS, RUN)
+    text = path.read_text(encoding="utf-8")
+    expected_lines = [
+        "## Vale Oracle conformance: FAILED",
+        "| illegal-accepted | 1 |",
+        "| **total** | **5** |",
+        "| payment | 1 | 0 | 1 |",
+        "| hunting | 1 | 0 | 1 |",
+        "| end | 1 | 1 | 0 |",
+        "| Salamander | 1 | 0 | 1 |",
+        "| Kappa | 1 | 1 | 0 |",
+        "#### illegal-accepted: `PAY-3-red-and-blue-for-cost-1`",
+        "* rule: PAY-3",
+        "* card: Salamander",
+        "* step: 2",
+        "* expected: `rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3)`",
+        "* actual: `accepted`",
+        REPRO,
+        "#### timeout: `HUNT-3-x`",
+    ]
+    lines = text.splitlines()
+    assert expected_lines == [line for line in expected_lines if line in lines]
+
+
+def test_expected_failures_and_unexpected_passes() -> None:
+    entry = ExpectedFailure("PAY-3-red-and-blue-for-cost-1", "gives change", "x.toml", 1)
+    passing = CheckResult("scenarios", "PAY-3-red-and-blue-for-cost-1", "t", Outcome.PASS)
+    unsupported = CheckResult("scenarios", "PAY-3-red-and-blue-for-cost-1", "t", Outcome.UNSUPPORTED)
+    out = apply_expectations([FAILED, passing, unsupported, RESULTS[0]], {entry.id: entry})
+    expected = [Outcome.EXPECTED_FAILURE, Outcome.UNEXPECTED_PASS, Outcome.UNSUPPORTED, Outcome.PASS]
+    assert expected == [r.outcome for r in out]
+    assert out[0].message.startswith("expected failure (gives change); it ended as illegal-accepted: x.toml:20")
+    ok_then_not = [True, False, True, True]
+    assert ok_then_not == [r.outcome.ok for r in out]
+    assert {"reason": "gives change", "file": "x.toml", "line": 1, "outcome": "pass"} == (
+        out[1].details["expected_failure"]
+    )
+
+
+def test_expectations_file_errors_name_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "expect.toml"
+    path.write_text(
+        '[[expected_failure]]\nid = "A"\nreason = "known"\n\n'
+        '[[expected_failure]]\nid = "B"\n\n'
+        '[[expected_failure]]\nid = "MISSING"\nreason = "typo"\n\n'
+        '[[expected_failure]]\nid = "A"\nreason = "twice"\nwhy = 1\n',
+        encoding="utf-8",
+    )
+    entries, errors = load_expectations(path, {"A", "B"})
+    expected_errors = [
+        f"{path}:5: expected_failure 'B' needs a reason (why the failure is expected)",
+        f"{path}:9: no scenario has the id 'MISSING'",
+        f"{path}:15: unknown key 'why' (known: id, reason)",
+        f"{path}:13: 'A' is listed twice (also at line 1)",
+    ]
+    assert expected_errors == errors
+    assert ["A", "B"] == sorted(entries)
+    path.write_text("[[expected_failure]\n", encoding="utf-8")
+    assert [f"{path}:1: not valid TOML: Expected ']]' at the end of an array declaration"] == (
+        load_expectations(path, set())[1]
+    )
