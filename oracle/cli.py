@@ -23,6 +23,7 @@ from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.cli import app as scenarios_app
+from oracle.z3check.cli import z3_app
 
 app = typer.Typer(
     add_completion=False,
@@ -31,6 +32,7 @@ app = typer.Typer(
 )
 
 app.add_typer(scenarios_app, name="scenarios")
+app.add_typer(z3_app, name="z3")
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -158,6 +160,9 @@ def check_command(
     scenarios: Annotated[Path | None, typer.Option(
         help="scenarios directory (default: the repository's scenarios/)")] = None,
     scenario_timeout: Annotated[float, typer.Option(help="wall-clock seconds allowed for each scenario")] = 10.0,
+    save_failures: Annotated[Path | None, typer.Option(
+        help="write each counterexample found by the z3 and invariants suites as a scenario file here")] = None,
+    z3_full: Annotated[bool, typer.Option(help="check the whole bounded Z3 domain instead of a sample")] = False,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
@@ -222,6 +227,10 @@ def check_command(
     extra: dict[str, object] = {"scenario_timeout": scenario_timeout}
     if scenarios is not None:
         extra["scenarios_dir"] = str(scenarios)
+    if save_failures is not None:
+        extra["save_failures"] = str(save_failures)
+    if z3_full:
+        extra["z3_full"] = True
     options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
                            cards=tuple(card_ids), extra=extra)
     typer.echo(f"oracle check: {handshake.engine} {handshake.version} ({impl}), suites: {', '.join(chosen)}")

@@ -1,0 +1,128 @@
+"""Conformance through the Z3 models: the reference agrees with the models, and each fixture engine that
+breaks one stone rule is caught with that rule's id and a scenario file that reproduces it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from oracle.check import SUITES, CheckOptions, EngineUnderTest, load_suites
+from oracle.results import CheckResult, Outcome
+from oracle.scenarios.loader import load_file
+from oracle.scenarios.runner import run_scenario
+from oracle.z3check.cli import z3_app
+from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, run_conformance
+
+REFERENCE = "oracle.reference"
+
+
+def _run(impl: str, **options: object) -> list[CheckResult]:
+    eut = EngineUnderTest.load(impl, 5.0)
+    return run_conformance(eut.fresh, ConformOptions(impl=impl, **options))  # type: ignore[arg-type]
+
+
+def _failures(results: list[CheckResult]) -> list[CheckResult]:
+    return [r for r in results if not r.outcome.ok]
+
+
+def test_the_z3_suite_is_registered_and_the_reference_passes_it() -> None:
+    load_suites()
+    results = SUITES["z3"](EngineUnderTest.load(REFERENCE, 5.0), CheckOptions())
+    assert _failures(results) == []
+    assert {r.id for r in results} == {f"z3/{row.name}" for row in ROWS}
+    assert all(r.outcome is Outcome.PASS and r.suite == "z3" and r.details["cases_checked"] > 0 for r in results)
+
+
+def test_the_reference_agrees_on_a_whole_domain() -> None:
+    results = _run(REFERENCE, full=True, rows=("holding-limit",))
+    assert [r.outcome for r in results] == [Outcome.PASS]
+    assert results[0].details["cases_checked"] == results[0].details["domain"] == 295
+
+
+@pytest.mark.parametrize(("impl", "rule", "outcome"), [
+    ("fixtures.superfluous_payment", "PAY-3", Outcome.ILLEGAL_ACCEPTED),
+    ("fixtures.change_given", "PAY-2", Outcome.FAIL),
+    ("fixtures.z3_limit5", "LIMIT-1", Outcome.FAIL),
+    ("fixtures.no_holding_limit", "LIMIT-1", Outcome.FAIL),
+])
+def test_each_broken_engine_is_caught_with_its_rule(impl: str, rule: str, outcome: Outcome, tmp_path: Path) -> None:
+    results = _run(impl, save_failures=tmp_path)
+    failures = _failures(results)
+    assert failures, f"{impl} passed the z3 suite"
+    assert all(rule in r.rules for r in failures), [(r.id, r.rules) for r in failures]
+    assert any(r.outcome is outcome for r in failures)
+    first = failures[0]
+    assert first.suite == "z3" and first.expected and first.actual and first.details["state"]
+    assert first.reproduce.startswith(f"oracle z3 conform --impl {impl} --case {first.details['case']}")
+    # every counterexample is a valid scenario: it fails on the broken engine and passes on the reference
+    broken, reference = EngineUnderTest.load(impl, 5.0), EngineUnderTest.load(REFERENCE, 5.0)
+    for result in failures:
+        path = Path(result.details["scenario"])
+        assert path.parent == tmp_path / "z3" and str(path) in result.reproduce
+        scenario = load_file(path)
+        assert rule in scenario.rules
+        assert not run_scenario(broken, scenario).outcome.ok, path.read_text()
+        assert run_scenario(reference, scenario).outcome is Outcome.PASS, path.read_text()
+
+
+def test_a_failure_reproduces_with_its_case_id() -> None:
+    failures = _failures(_run("fixtures.superfluous_payment", rows=("summon-payment",)))
+    case_id = failures[0].details["case"]
+    again = _run("fixtures.superfluous_payment", case=case_id)
+    assert [(r.id, r.outcome, r.rules) for r in again] == [(failures[0].id, failures[0].outcome, failures[0].rules)]
+    assert [r.outcome for r in _run(REFERENCE, case=case_id)] == [Outcome.PASS]
+
+
+def test_the_sample_is_deterministic_and_depends_on_the_seed() -> None:
+    rows = ("summon-payment",)
+    first = _run("fixtures.superfluous_payment", rows=rows)
+    assert [(r.id, r.rules) for r in first] == [(r.id, r.rules) for r in _run("fixtures.superfluous_payment", rows=rows)]
+    other = _run("fixtures.superfluous_payment", seed=7, rows=rows)
+    assert {r.id for r in _failures(first)} != {r.id for r in _failures(other)}
+
+
+def test_an_engine_that_cannot_load_positions_is_unsupported() -> None:
+    results = _run("fixtures.minimal_adapter")
+    assert [(r.id, r.outcome) for r in results] == [("z3/load", Outcome.UNSUPPORTED)]
+
+
+def test_the_suite_runs_only_the_rows_of_the_selected_rules() -> None:
+    load_suites()
+    eut = EngineUnderTest.load("fixtures.z3_limit5", 5.0)
+    results = SUITES["z3"](eut, CheckOptions(rules=("LIMIT-1",)))
+    assert {r.id.split("/")[1] for r in results} == {"holding-limit"}
+    assert SUITES["z3"](eut, CheckOptions(rules=("HUNT-1",))) == []
+
+
+def test_a_tiny_budget_still_checks_something_and_says_so() -> None:
+    results = _run(REFERENCE, budget=0.05, rows=("summon-payment",))
+    assert len(results) == 1 and results[0].outcome in (Outcome.PASS, Outcome.TIMEOUT)
+    if results[0].outcome is Outcome.PASS:
+        assert results[0].details["out_of_budget"]
+
+
+def test_case_ids_round_trip() -> None:
+    for row in ROWS:
+        keys = row.domain()
+        assert len(keys) == len(set(keys))
+        for key in (keys[0], keys[len(keys) // 2], keys[-1]):
+            found_row, case = case_by_id(f"{row.name}/{key}")
+            assert found_row is row and case.id == f"{row.name}/{key}"
+    with pytest.raises(KeyError):
+        case_by_id("no-such-row/x")
+
+
+def test_conform_command_exit_codes() -> None:
+    runner = CliRunner()
+    ok = runner.invoke(z3_app, ["conform", "--row", "holding-limit"])
+    assert ok.exit_code == 0, ok.output
+    assert "PASS             z3/holding-limit" in ok.output
+    bad = runner.invoke(z3_app, ["conform", "--impl", "fixtures.z3_limit5", "--row", "holding-limit"])
+    assert bad.exit_code == 1
+    assert "rule LIMIT-1" in bad.output
+    assert "reproduce: oracle z3 conform --impl fixtures.z3_limit5 --case" in bad.output
+    assert runner.invoke(z3_app, ["conform", "--row", "nope"]).exit_code == 2
+    assert runner.invoke(z3_app, ["conform", "--case", "summon-payment/r0b0p0/printed/cost-11"]).exit_code == 2
+    assert runner.invoke(z3_app, ["conform", "--impl", "no.such.module"]).exit_code == 2
