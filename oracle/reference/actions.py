@@ -12,7 +12,7 @@ from oracle.model import EffectType, Stones
 from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
 from oracle.reference.decisions import DecisionSpec, card_choices, option_choices
 from oracle.reference.effects.registry import instant_can_resolve
-from oracle.reference.payment import check_payment, legal_payments
+from oracle.reference.payment import check_payment
 from oracle.reference.table import Table
 
 JSON = dict[str, Any]
@@ -278,14 +278,14 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
         out.append({"type": "tame", "player": player, "card": card_id})
     values = table.stone_values(player)
     if table.area_free(player):
-        payments_by_cost: dict[int, list[Stones]] = {}
+        payments_by_cost: dict[int, tuple[Stones, ...]] = {}
         for card_id in sorted(set(me.hand)):
             cost = table.summon_cost(player, table.card(card_id))
             if cost not in payments_by_cost:
-                payments_by_cost[cost] = legal_payments(me.stones, values, cost)
+                payments_by_cost[cost] = table.legal_payments(me.stones, values, cost)
             for paid in payments_by_cost[cost]:
                 out.append({"type": "summon", "player": player, "card": card_id, "payment": paid.to_json()})
-    for paid in legal_payments(me.stones, values, table.state.round):
+    for paid in table.legal_payments(me.stones, values, table.state.round):
         for card_id in sorted(me.area):
             out.append({"type": "remove", "player": player, "card": card_id, "payment": paid.to_json()})
     out.append({"type": "end_turn", "player": player})

@@ -72,6 +72,6 @@ def check_payment(held: Stones, paid: Stones, values: StoneValues, cost: int) ->
     )
 
 
-def legal_payments(held: Stones, values: StoneValues, cost: int) -> list[Stones]:
+def legal_payments(held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
     """Every legal payment of ``cost`` from ``held``, as colour counts (PAY-1..PAY-5)."""
-    return [paid for paid in held.sub_collections() if payment_violation(held, paid, values, cost) is None]
+    return tuple(paid for paid in held.sub_collections() if payment_violation(held, paid, values, cost) is None)

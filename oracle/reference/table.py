@@ -13,7 +13,7 @@ from typing import Any
 from oracle.cards import Card, catalogue
 from oracle.model import COLORS, EffectType, Family, Stones
 from oracle.reference.effects.registry import PERMANENT, Permanent, SummonInfo
-from oracle.reference.payment import StoneValues
+from oracle.reference.payment import StoneValues, legal_payments
 from oracle.reference.state import Frame, GameState
 
 JSON = dict[str, Any]
@@ -29,6 +29,7 @@ class Table:
         self.events: list[JSON] = []
         self.cards = catalogue()
         self.resolvable_cache: dict[tuple[int, str, str], bool] | None = None
+        self._payments: dict[tuple[Stones, StoneValues, int], tuple[Stones, ...]] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """Copies share the immutable card catalogue; only the state and events are copied."""
@@ -37,6 +38,7 @@ class Table:
         twin.events = copy.deepcopy(self.events, memo)
         twin.cards = self.cards
         twin.resolvable_cache = None
+        twin._payments = {}
         return twin
 
     def what_if(self) -> Table:
@@ -46,6 +48,7 @@ class Table:
         twin.events = []
         twin.cards = self.cards
         twin.resolvable_cache = None
+        twin._payments = {}
         return twin
 
     # ----------------------------------------------------------------- queries
@@ -91,6 +94,14 @@ class Table:
             if effect.cost_change is not None:
                 cost += effect.cost_change(card)
         return max(0, cost)
+
+    def legal_payments(self, held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
+        """PAY-1..PAY-5: every legal payment (remembered: the answer depends on its arguments alone)."""
+        key = (held, values, cost)
+        found = self._payments.get(key)
+        if found is None:
+            found = self._payments[key] = legal_payments(held, values, cost)
+        return found
 
     def area_capacity(self, player: int) -> int:
         """SUM-1: as many areas as the round number."""
