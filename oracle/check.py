@@ -116,6 +116,68 @@ def random_play(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult
     return results
 
 
+def canonical(snapshot: JSON) -> JSON:
+    """The part of a snapshot every engine must agree on (``private`` is the engine's own)."""
+    return {k: v for k, v in snapshot.items() if k != "private"}
+
+
+@suite("setup")
+def setup_suite(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
+    """SETUP-1..3: after ``new_game`` the engine's snapshot equals the reference's (scores 1..n from the first
+    player, empty hands and areas, no stones, round 1, the deck order as given, the first hunting decision)."""
+    from oracle.reference import ReferenceEngine
+
+    results = []
+    for players in options.players:
+        for first in range(players):
+            check_id = f"setup/{players}p/first-{first}"
+            title = f"set-up of a {players}-player game with player {first} first"
+            started = time.perf_counter()
+            setup = new_setup(players, options.seed + first, first_player=first)
+            try:
+                subject = eut.fresh()
+                if players not in subject.handshake.players:
+                    results.append(CheckResult("setup", check_id, title, Outcome.UNSUPPORTED,
+                                               message=f"the engine does not support {players} players"))
+                    continue
+                if not subject.handshake.can("export"):
+                    results.append(CheckResult("setup", check_id, title, Outcome.UNSUPPORTED,
+                                               message="the engine does not declare 'export'"))
+                    continue
+                subject.new_game(setup)
+                actual = canonical(subject.export())
+            except EngineFault as fault:
+                results.append(fault_result("setup", check_id, title, fault, rules=("SETUP-1",)))
+                continue
+            reference = ReferenceEngine()
+            reference.new_game(setup)
+            expected = canonical(reference.export())
+            where = _first_difference(expected, actual)
+            if where is None:
+                results.append(CheckResult("setup", check_id, title, Outcome.PASS,
+                                           rules=("SETUP-1", "SETUP-2", "SETUP-3"),
+                                           duration=time.perf_counter() - started))
+                continue
+            rule = "SETUP-2" if ".score" in where else "SETUP-3" if "players" in where else "SETUP-1"
+            results.append(CheckResult(
+                "setup", check_id, title, Outcome.FAIL, rules=(rule,), step=0,
+                expected=f"{where} = {_at(expected, where)!r}", actual=f"{where} = {_at(actual, where)!r}",
+                message="the snapshot right after new_game differs from the reference's",
+                reproduce=f"oracle check --impl {eut.impl} --suite setup", duration=time.perf_counter() - started))
+    return results
+
+
+def _at(data: object, path: str) -> object:
+    import re
+
+    for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path.split(" ")[0]):
+        if index and isinstance(data, list) and int(index) < len(data):
+            data = data[int(index)]
+        elif key and isinstance(data, dict):
+            data = data.get(key)
+    return data
+
+
 def _first_difference(a: object, b: object, path: str = "") -> str | None:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):

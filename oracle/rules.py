@@ -24,6 +24,7 @@ class Rule:
     text: str
     source: str
     scope: str = "base"
+    checked_by: str = ""
 
 
 def load_rules(path: Path) -> dict[str, Rule]:
@@ -46,7 +47,12 @@ def load_rules(path: Path) -> dict[str, Rule]:
             raise RulesDataError(f"{where}: scope must be one of {SCOPES}, got {scope!r}")
         if entry["id"] in rules:
             raise RulesDataError(f"{where}: duplicate rule id {entry['id']!r}")
-        rules[entry["id"]] = Rule(entry["id"], entry["group"], entry["kind"], entry["text"], entry["source"], scope)
+        checked_by = entry.get("checked_by", "")
+        if not isinstance(checked_by, str):
+            raise RulesDataError(f"{where}: checked_by must name a suite")
+        rules[entry["id"]] = Rule(
+            entry["id"], entry["group"], entry["kind"], entry["text"], entry["source"], scope, checked_by
+        )
     return rules
 
 

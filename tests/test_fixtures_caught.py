@@ -1,0 +1,46 @@
+"""Proof that `oracle check` catches wrong engines: each fixture breaks one rule and must fail on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.results import Outcome
+
+FIXTURES = {
+    "fixtures.superfluous_payment": "PAY-3",
+    "fixtures.change_given": "PAY-2",
+    "fixtures.no_holding_limit": "LIMIT-1",
+    "fixtures.area_off_by_one": "SUM-1",
+    "fixtures.ember_without_water": "SUM-4",
+    "fixtures.kappa_own_summon": "EFF-3",
+    "fixtures.eternity_not_self": "SUM-5",
+    "fixtures.fixed_active_order": "EFF-5",
+}
+
+
+def _scenario_failures(impl: str) -> list[tuple[str, tuple[str, ...]]]:
+    load_suites()
+    results = run_check(EngineUnderTest.load(impl, timeout=5.0), CheckOptions(), ["scenarios"])
+    assert results, "no scenarios ran"
+    return [(r.id, r.rules) for r in results if not r.outcome.ok]
+
+
+def test_reference_engine_passes_every_scenario() -> None:
+    assert [] == _scenario_failures("oracle.reference")
+
+
+@pytest.mark.parametrize(("impl", "rule"), sorted(FIXTURES.items()))
+def test_fixture_engine_is_caught_with_its_rule_id(impl: str, rule: str) -> None:
+    failures = _scenario_failures(impl)
+    caught_rules = {r for _, rules in failures for r in rules}
+    assert rule in caught_rules, f"{impl} breaks {rule}; failures: {failures}"
+
+
+def test_fixture_declares_the_rule_it_breaks() -> None:
+    import importlib
+
+    for impl, rule in FIXTURES.items():
+        engine = importlib.import_module(impl).create()
+        assert rule == engine.BROKEN_RULE
+        assert Outcome.PASS.ok
