@@ -37,10 +37,23 @@ def random_deck(seed: int, expansion: bool = False) -> list[str]:
     return deck
 
 
-def new_setup(players: int, seed: int, first_player: int | None = None) -> JSON:
+ADVANCED_TILES = ("tile-book-of-thoth", "tile-cap-of-hades", "tile-gem-of-kukulkan", "tile-imperial-seal",
+                  "tile-philosopher-s-stone", "tile-ring-of-wishes")
+
+
+def new_setup(
+    players: int, seed: int, first_player: int | None = None, expansion: bool = False, artifacts: bool = False
+) -> JSON:
+    """A set-up drawn from ``seed``: first player, deck order and (with the tiles) the 3 advanced tiles."""
     rng = random.Random(f"setup-{seed}")
     first = rng.randrange(players) if first_player is None else first_player
-    return {"players": players, "first_player": first, "deck": random_deck(seed)}
+    setup: JSON = {"players": players, "first_player": first, "deck": random_deck(seed, expansion or artifacts)}
+    if expansion or artifacts:
+        setup["expansion"] = True
+    if artifacts:
+        setup["artifacts"] = True
+        setup["advanced_tiles"] = sorted(rng.sample(ADVANCED_TILES, 3))
+    return setup
 
 
 @dataclass
@@ -73,9 +86,11 @@ def choose_action(engine: Playable, pending: JSON, rng: random.Random) -> JSON:
     return legal[rng.randrange(len(legal))]
 
 
-def play_random_game(engine: Playable, players: int, seed: int, keep_log: bool = True) -> GameLog:
+def play_random_game(
+    engine: Playable, players: int, seed: int, keep_log: bool = True, expansion: bool = False, artifacts: bool = False
+) -> GameLog:
     """Play one game to its end, choosing uniformly among the legal actions."""
-    setup = new_setup(players, seed)
+    setup = new_setup(players, seed, expansion=expansion, artifacts=artifacts)
     log = GameLog(setup)
     log.setup_events = engine.new_game(setup)
     rng = random.Random(f"play-{seed}")

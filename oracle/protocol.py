@@ -27,6 +27,9 @@ class DecisionKind(str, Enum):
     CHOOSE_CARDS = "choose_cards"
     CHOOSE_OPTIONS = "choose_options"
     SHUFFLE = "shuffle"
+    ARTIFACT_PICK = "artifact_pick"
+    PAY = "pay"
+    UPGRADE_STONES = "upgrade_stones"
 
 
 class ActionType(str, Enum):
@@ -42,12 +45,17 @@ class ActionType(str, Enum):
     CHOOSE_CARDS = "choose_cards"
     CHOOSE_OPTIONS = "choose_options"
     SHUFFLE = "shuffle"
+    TAKE_ARTIFACT = "take_artifact"
+    USE_ARTIFACT = "use_artifact"
+    PAY = "pay"
+    UPGRADE_STONES = "upgrade_stones"
 
 
 ANSWERS: dict[DecisionKind, frozenset[ActionType]] = {
     DecisionKind.HUNT_PICK: frozenset({ActionType.PICK}),
     DecisionKind.ACTION: frozenset(
-        {ActionType.SELL, ActionType.TAME, ActionType.SUMMON, ActionType.REMOVE, ActionType.END_TURN}
+        {ActionType.SELL, ActionType.TAME, ActionType.SUMMON, ActionType.REMOVE, ActionType.END_TURN,
+         ActionType.USE_ARTIFACT}
     ),
     DecisionKind.KEEP_STONES: frozenset({ActionType.KEEP_STONES}),
     DecisionKind.NEXT_ACTIVE: frozenset({ActionType.RESOLVE_ACTIVE}),
@@ -55,6 +63,9 @@ ANSWERS: dict[DecisionKind, frozenset[ActionType]] = {
     DecisionKind.CHOOSE_CARDS: frozenset({ActionType.CHOOSE_CARDS}),
     DecisionKind.CHOOSE_OPTIONS: frozenset({ActionType.CHOOSE_OPTIONS}),
     DecisionKind.SHUFFLE: frozenset({ActionType.SHUFFLE}),
+    DecisionKind.ARTIFACT_PICK: frozenset({ActionType.TAKE_ARTIFACT}),
+    DecisionKind.PAY: frozenset({ActionType.PAY}),
+    DecisionKind.UPGRADE_STONES: frozenset({ActionType.UPGRADE_STONES}),
 }
 
 
@@ -81,6 +92,9 @@ class RejectionCode(str, Enum):
     ACTIVE_NOT_AVAILABLE = "ACTIVE_NOT_AVAILABLE"
     INVALID_CHOICE = "INVALID_CHOICE"
     INVALID_SHUFFLE = "INVALID_SHUFFLE"
+    ARTIFACT_NOT_AVAILABLE = "ARTIFACT_NOT_AVAILABLE"
+    NO_USABLE_ARTIFACT = "NO_USABLE_ARTIFACT"
+    UPGRADE_INVALID = "UPGRADE_INVALID"
     UNSUPPORTED = "UNSUPPORTED"
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from oracle.model import EffectType, Stones
 from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
 from oracle.reference.decisions import DecisionSpec, card_choices, option_choices
-from oracle.reference.effects.registry import instant_can_resolve
+from oracle.reference.effects.registry import TILES, instant_can_resolve
 from oracle.reference.payment import check_payment
 from oracle.reference.table import Table
 
@@ -227,6 +227,67 @@ def _check_shuffle(table: Table, spec: DecisionSpec, action: JSON) -> Rejection 
     return None
 
 
+def _check_take_artifact(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    tile_id = action.get("tile")
+    if not isinstance(tile_id, str):
+        return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", "'tile' must be an artifact tile id")
+    if tile_id not in spec.cards:
+        return _reject(
+            RejectionCode.ARTIFACT_NOT_AVAILABLE, "ART-3",
+            f"{tile_id} is not in the display or carries player {spec.player}'s own square marker",
+        )
+    return None
+
+
+def usable_artifact(table: Table, player: int) -> str | None:
+    """ART-5: the Action-ability tile the player holds, if its ability can be fully used now."""
+    tile_id = table.state.players[player].artifact
+    if tile_id is None:
+        return None
+    ability = TILES.get(tile_id)
+    if ability is None or ability.ability != "action" or ability.effect is None:
+        return None
+    return tile_id if ability.effect.can_resolve(table, player, tile_id) else None
+
+
+def _check_use_artifact(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    assert spec.player is not None
+    if usable_artifact(table, spec.player) is None:
+        return _reject(
+            RejectionCode.NO_USABLE_ARTIFACT, "ART-5",
+            f"player {spec.player} holds no artifact with an Action ability that can be used now",
+        )
+    return None
+
+
+def _check_pay(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    paid = _stones_field(action, "payment")
+    if isinstance(paid, Rejection):
+        return paid
+    assert spec.player is not None
+    return check_payment(table.stones(spec.player), paid, table.stone_values(spec.player), spec.cost)
+
+
+def _check_upgrade(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    chosen = _stones_field(action, "stones")
+    if isinstance(chosen, Rejection):
+        return chosen
+    eligible = spec.eligible or Stones()
+    if chosen.purple:
+        return _reject(RejectionCode.UPGRADE_INVALID, "STONE-2", "a purple stone cannot be upgraded")
+    if chosen.red > eligible.red or chosen.blue > eligible.blue:
+        return _reject(
+            RejectionCode.UPGRADE_INVALID, "STONE-2",
+            f"upgrades {chosen} but only {eligible} can be upgraded (each stone once, one step)",
+        )
+    if not spec.min <= chosen.total <= spec.max:
+        return _reject(
+            RejectionCode.UPGRADE_INVALID, "STONE-2",
+            f"upgrade between {spec.min} and {spec.max} stones, not {chosen.total}",
+        )
+    return None
+
+
 _CHECKS = {
     ActionType.PICK: _check_pick,
     ActionType.SELL: _check_marked,
@@ -240,6 +301,10 @@ _CHECKS = {
     ActionType.CHOOSE_CARDS: _check_choose_cards,
     ActionType.CHOOSE_OPTIONS: _check_choose_options,
     ActionType.SHUFFLE: _check_shuffle,
+    ActionType.TAKE_ARTIFACT: _check_take_artifact,
+    ActionType.USE_ARTIFACT: _check_use_artifact,
+    ActionType.PAY: _check_pay,
+    ActionType.UPGRADE_STONES: _check_upgrade,
 }
 
 
@@ -267,6 +332,21 @@ def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
         return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in card_choices(spec)]
     if kind is DecisionKind.CHOOSE_OPTIONS:
         return [{"type": "choose_options", "player": player, "options": list(o)} for o in option_choices(spec)]
+    if kind is DecisionKind.ARTIFACT_PICK:
+        return [{"type": "take_artifact", "player": player, "tile": t} for t in spec.cards]
+    if kind is DecisionKind.PAY:
+        assert player is not None
+        held = table.stones(player)
+        payments = table.legal_payments(held, table.stone_values(player), spec.cost)
+        return [{"type": "pay", "player": player, "payment": p.to_json()} for p in payments]
+    if kind is DecisionKind.UPGRADE_STONES:
+        eligible = spec.eligible or Stones()
+        return [
+            {"type": "upgrade_stones", "player": player, "stones": Stones(r, b, 0).to_json()}
+            for r in range(eligible.red + 1)
+            for b in range(eligible.blue + 1)
+            if spec.min <= r + b <= spec.max
+        ]
     return []
 
 
@@ -288,6 +368,8 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
     for paid in table.legal_payments(me.stones, values, table.state.round):
         for card_id in sorted(me.area):
             out.append({"type": "remove", "player": player, "card": card_id, "payment": paid.to_json()})
+    if me.artifact is not None:
+        out.append({"type": "use_artifact", "player": player})
     out.append({"type": "end_turn", "player": player})
     return out
 

@@ -11,6 +11,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from oracle.model import Stones
 from oracle.protocol import DecisionKind
 
 JSON = dict[str, Any]
@@ -30,6 +31,8 @@ class DecisionSpec:
     min: int = 1
     max: int = 1
     limit: int = 0
+    cost: int = 0
+    eligible: Stones | None = None
 
     def to_json(self) -> JSON:
         out: JSON = {"kind": self.kind.value, "player": self.player, "prompt": self.prompt}
@@ -46,6 +49,14 @@ class DecisionSpec:
             out["options"] = list(self.options)
         if self.kind is DecisionKind.KEEP_STONES:
             out["limit"] = self.limit
+        if self.kind is DecisionKind.ARTIFACT_PICK:
+            out["tiles"] = list(self.cards)
+        if self.kind is DecisionKind.PAY:
+            out["cost"] = self.cost
+        if self.kind is DecisionKind.UPGRADE_STONES:
+            out["eligible"] = (self.eligible or Stones()).to_json()
+            out["min"] = self.min
+            out["max"] = self.max
         return out
 
 

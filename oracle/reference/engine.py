@@ -10,7 +10,7 @@ from oracle.protocol import ApplyResult, reference_handshake
 from oracle.reference import actions, flow
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects import load_handlers
-from oracle.reference.snapshot import ENGINE_NAME, SnapshotError, export_state, load_state, parse_setup
+from oracle.reference.snapshot import ENGINE_NAME, SnapshotError, export_state, load_state, parse_setup, tiles_for
 from oracle.reference.state import GameState, Phase, PlayerState
 from oracle.reference.table import Table
 
@@ -52,6 +52,8 @@ class ReferenceEngine:
             raise SetupError(f"setup.deck: must list each of the {len(expected)} cards exactly once")
         state = GameState(setup=parsed, first_player=first, draw_pile=list(deck))
         state.players = [PlayerState() for _ in range(parsed.players)]
+        if parsed.artifacts:
+            state.tiles = tiles_for(parsed)
         for rank, seat in enumerate(state.seat_order(), start=1):
             state.players[seat].score = rank
         self.table = Table(state)

@@ -13,7 +13,7 @@ from oracle.model import EffectType, Stones
 from oracle.protocol import ActionType, DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, INSTANT, Answer, Effect
+from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, Answer, Effect
 from oracle.reference.state import Frame, Phase
 from oracle.reference.table import Table
 
@@ -24,6 +24,8 @@ def settle(table: Table) -> DecisionSpec | None:
     """Run automatic steps until a decision is pending (returned) or the game is over (None)."""
     state = table.state
     while True:
+        if table.recover_triggered():
+            continue
         over = table.over_limit()
         if over is not None:
             table.push(Frame(kind="keep", player=over))
@@ -44,7 +46,14 @@ def settle(table: Table) -> DecisionSpec | None:
 # ---------------------------------------------------------------------- the resolution stack
 
 
+ARTIFACT_EFFECT = "artifact"
+
+
 def _effect_of(frame: Frame) -> Effect:
+    if frame.effect == ARTIFACT_EFFECT:
+        effect = TILES[frame.card].effect
+        assert effect is not None
+        return effect
     registry = INSTANT if frame.effect == EffectType.INSTANT.value else ACTIVE
     return registry[frame.source or frame.card]
 
@@ -118,6 +127,13 @@ def _advance_phase(table: Table) -> DecisionSpec | None:
                 return None
             state.revealed = True
             return None
+        if state.setup.artifacts:
+            picker = _artifact_picker(table)
+            if picker is not None:
+                return DecisionSpec(
+                    DecisionKind.ARTIFACT_PICK, picker, "take an artifact tile without your square marker",
+                    cards=tuple(selectable_tiles(table, picker)),
+                )
         placed = sum(len(p.markers) for p in state.players)
         marked = {c for p in state.players for c in p.markers}
         order = _hunting_order(table)
@@ -137,8 +153,22 @@ def _advance_phase(table: Table) -> DecisionSpec | None:
                 DecisionKind.NEXT_ACTIVE, state.turn_player, "choose the next Active effect to resolve",
                 cards=tuple(available),
             )
+        table.return_tile(state.turn_player)
         _next_turn(table)
         return None
+    return None
+
+
+def selectable_tiles(table: Table, player: int) -> list[str]:
+    """ART-3: the display's tiles that do not carry the player's own square marker."""
+    return sorted(t for t in table.state.tiles if table.state.square_markers.get(t) != player)
+
+
+def _artifact_picker(table: Table) -> int | None:
+    """ART-3: from the first player clockwise, the next player without a tile who can take one."""
+    for seat in table.state.seat_order():
+        if table.state.players[seat].artifact is None and selectable_tiles(table, seat):
+            return seat
     return None
 
 
@@ -241,6 +271,19 @@ def answer(table: Table, spec: DecisionSpec, action: JSON) -> None:
     elif kind is ActionType.SHUFFLE:
         state.stack.pop()
         table.shuffle_discard_into_draw(list(action["order"]))
+    elif kind is ActionType.TAKE_ARTIFACT:
+        assert player is not None
+        tile_id = action["tile"]
+        table.take_tile(player, tile_id)
+        if TILES[tile_id].ability == "instant":
+            table.push(Frame(kind="effect", player=player, card=tile_id, effect=ARTIFACT_EFFECT))
+    elif kind is ActionType.USE_ARTIFACT:
+        assert player is not None
+        tile_id = state.players[player].artifact
+        assert tile_id is not None
+        table.emit("artifact_used", player=player, tile=tile_id)
+        table.return_tile(player)
+        table.push(Frame(kind="effect", player=player, card=tile_id, effect=ARTIFACT_EFFECT))
     else:
         frame = state.stack[-1]
         _advance_frame(table, frame, _effect_answer(action))
@@ -249,5 +292,9 @@ def answer(table: Table, spec: DecisionSpec, action: JSON) -> None:
 def _effect_answer(action: JSON) -> Answer:
     if action["type"] == ActionType.CHOOSE_PLAYER.value:
         return int(action["target"])
+    if action["type"] == ActionType.PAY.value:
+        return Stones.from_json(action["payment"])
+    if action["type"] == ActionType.UPGRADE_STONES.value:
+        return Stones.from_json(action["stones"])
     key = "cards" if action["type"] == ActionType.CHOOSE_CARDS.value else "options"
     return tuple(sorted(action[key]))

@@ -24,6 +24,20 @@ class SnapshotError(ValueError):
 
 
 def export_state(state: GameState, pending: JSON | None) -> JSON:
+    snapshot = _export_base(state, pending)
+    if state.setup.artifacts:
+        for player, data in zip(state.players, snapshot["players"], strict=True):
+            data["shelter"] = sorted(player.shelter)
+            data["extra_areas"] = player.extra_areas
+            data["artifact"] = player.artifact
+        snapshot["artifacts"] = {
+            "display": sorted(state.tiles),
+            "square_markers": {t: p for t, p in sorted(state.square_markers.items())},
+        }
+    return snapshot
+
+
+def _export_base(state: GameState, pending: JSON | None) -> JSON:
     return {
         "format": FORMAT,
         "setup": state.setup.to_json(),
@@ -84,19 +98,36 @@ def parse_setup(data: JSON) -> Setup:
     if not isinstance(variants, dict) or not all(isinstance(v, str) for v in variants.values()):
         raise SnapshotError("setup.variants: must be an object of strings")
     rounds = data.get("rounds", 10)
-    end_score = data.get("end_score", 60)
+    artifacts = bool(data.get("artifacts", False))
+    end_score = data.get("end_score", 80 if artifacts else 60)
     if not isinstance(rounds, int) or not 1 <= rounds <= 20:
         raise SnapshotError(f"setup.rounds: must be a whole number from 1 to 20, got {rounds!r}")
     if not isinstance(end_score, int) or end_score < 1:
         raise SnapshotError(f"setup.end_score: must be a positive whole number, got {end_score!r}")
+    advanced = data.get("advanced_tiles", [])
+    tiles = catalogue().tiles
+    valid_advanced = isinstance(advanced, list) and len(set(advanced)) == len(advanced) == 3 and all(
+        isinstance(t, str) and t in tiles and tiles[t].tier == "advanced" for t in advanced
+    )
+    if artifacts and not valid_advanced:
+        names = ", ".join(t.id for t in tiles.values() if t.tier == "advanced")
+        raise SnapshotError(f"setup.advanced_tiles: list 3 different advanced tiles (of {names})")
     return Setup(
         players=players,
         rounds=rounds,
         end_score=end_score,
-        expansion=bool(data.get("expansion", False)),
-        artifacts=bool(data.get("artifacts", False)),
+        expansion=bool(data.get("expansion", False)) or artifacts,
+        artifacts=artifacts,
         variants=tuple(sorted(variants.items())),
+        advanced_tiles=tuple(advanced) if artifacts else (),
     )
+
+
+def tiles_for(setup: Setup) -> list[str]:
+    """RUL-10: the 2+ base tiles, the 3+ tile from 3 players, the 4 tile with 4; plus the 3 advanced tiles."""
+    wanted = {"2+"} | ({"3+"} if setup.players >= 3 else set()) | ({"4"} if setup.players == 4 else set())
+    base = [t.id for t in catalogue().tiles.values() if t.tier == "base" and t.players in wanted]
+    return sorted(base + list(setup.advanced_tiles))
 
 
 def load_state(data: JSON) -> GameState:
@@ -157,6 +188,8 @@ def load_state(data: JSON) -> GameState:
         actives_used=_card_list(data, "actives_used", "") if "actives_used" in data else [],
         winners=[int(w) for w in data.get("winners", [])],
     )
+    if setup.artifacts:
+        _load_artifacts(data, state)
     _check_conservation(state)
     for i, p in enumerate(players):
         for card_id in p.markers:
@@ -170,6 +203,40 @@ def load_state(data: JSON) -> GameState:
     return state
 
 
+def _load_artifacts(data: JSON, state: GameState) -> None:
+    """Tiles, square markers, shelters, Additional Areas: every tile of the game is in the display or held."""
+    raw = _field(data, "artifacts", dict, "")
+    tiles = catalogue().tiles
+    display = _field(raw, "display", list, "artifacts.")
+    markers = _field(raw, "square_markers", dict, "artifacts.")
+    for tile_id in display:
+        if tile_id not in tiles:
+            raise SnapshotError(f"artifacts.display: unknown tile {tile_id!r}")
+    for tile_id, owner in markers.items():
+        if tile_id not in display or not isinstance(owner, int) or not 0 <= owner < state.n:
+            raise SnapshotError(f"artifacts.square_markers.{tile_id}: must map a display tile to a player index")
+    state.tiles = list(display)
+    state.square_markers = dict(markers)
+    held = []
+    for i, (player, raw_player) in enumerate(zip(state.players, data["players"], strict=True)):
+        where = f"players[{i}]."
+        player.shelter = _card_list(raw_player, "shelter", where) if "shelter" in raw_player else []
+        extra = raw_player.get("extra_areas", 0)
+        if not isinstance(extra, int) or not 0 <= extra <= 2:
+            raise SnapshotError(f"{where}extra_areas: must be 0, 1 or 2 (ART-10), got {extra!r}")
+        player.extra_areas = extra
+        artifact = raw_player.get("artifact")
+        if artifact is not None and artifact not in tiles:
+            raise SnapshotError(f"{where}artifact: unknown tile {artifact!r}")
+        player.artifact = artifact
+        if artifact is not None:
+            held.append(artifact)
+    everything = sorted(display + held)
+    if everything != sorted(tiles_for(state.setup)):
+        expected = tiles_for(state.setup)
+        raise SnapshotError(f"artifacts: the display and the held tiles must be this game's tiles {expected}")
+
+
 def _check_conservation(state: GameState) -> None:
     """Every card of the game is in exactly one zone."""
     zones: dict[str, list[str]] = {
@@ -180,6 +247,7 @@ def _check_conservation(state: GameState) -> None:
     for i, p in enumerate(state.players):
         zones[f"players[{i}].hand"] = p.hand
         zones[f"players[{i}].area"] = p.area
+        zones[f"players[{i}].shelter"] = p.shelter
     seen: dict[str, str] = {}
     for zone, cards in zones.items():
         for card_id in cards:

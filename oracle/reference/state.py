@@ -36,6 +36,7 @@ class Setup:
     expansion: bool = False
     artifacts: bool = False
     variants: tuple[tuple[str, str], ...] = ()
+    advanced_tiles: tuple[str, ...] = ()
 
     def variant(self, name: str, default: str) -> str:
         return dict(self.variants).get(name, default)
@@ -48,6 +49,7 @@ class Setup:
             "expansion": self.expansion,
             "artifacts": self.artifacts,
             "variants": dict(self.variants),
+            **({"advanced_tiles": list(self.advanced_tiles)} if self.artifacts else {}),
         }
 
 
@@ -60,6 +62,9 @@ class PlayerState:
     area: list[str] = field(default_factory=list)
     stones: Stones = NO_STONES
     markers: list[str] = field(default_factory=list)
+    shelter: list[str] = field(default_factory=list)
+    extra_areas: int = 0
+    artifact: str | None = None
 
 
 @dataclass
@@ -108,7 +113,11 @@ class Frame:
 
 @dataclass
 class GameState:
-    """The whole table. ``turn_player`` is whose Action or Resolution turn it is."""
+    """The whole table. ``turn_player`` is whose Action or Resolution turn it is.
+
+    With the Artifacts tiles: ``tiles`` are the artifact tiles in the display and ``square_markers`` maps a
+    tile to the player whose square marker lies on it (that player cannot take it next: ART-3).
+    """
 
     setup: Setup
     round: int = 1
@@ -123,6 +132,8 @@ class GameState:
     revealed: bool = False
     stack: list[Frame] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+    tiles: list[str] = field(default_factory=list)
+    square_markers: dict[str, int] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """An independent copy (cards and stones are immutable values, so lists are copied, not their items)."""
@@ -132,7 +143,9 @@ class GameState:
             phase=self.phase,
             first_player=self.first_player,
             players=[
-                PlayerState(p.score, list(p.hand), list(p.area), p.stones, list(p.markers)) for p in self.players
+                PlayerState(p.score, list(p.hand), list(p.area), p.stones, list(p.markers), list(p.shelter),
+                            p.extra_areas, p.artifact)
+                for p in self.players
             ],
             display=list(self.display),
             draw_pile=list(self.draw_pile),
@@ -142,6 +155,8 @@ class GameState:
             revealed=self.revealed,
             stack=[f.clone() for f in self.stack],
             winners=list(self.winners),
+            tiles=list(self.tiles),
+            square_markers=dict(self.square_markers),
         )
 
     @property

@@ -12,7 +12,7 @@ from typing import Any
 
 from oracle.cards import Card, catalogue
 from oracle.model import COLORS, EffectType, Family, Stones
-from oracle.reference.effects.registry import PERMANENT, Permanent, SummonInfo
+from oracle.reference.effects.registry import PERMANENT, TILES, Permanent, SummonInfo
 from oracle.reference.payment import StoneValues, legal_payments
 from oracle.reference.state import Frame, GameState
 
@@ -88,9 +88,15 @@ class Table:
         return BASE_HOLDING_LIMIT + sum(effect.limit_bonus for _, effect in self.in_force(player))
 
     def summon_cost(self, player: int, card: Card) -> int:
-        """SUM-3: the printed cost changed by the effects in force, never below 0."""
+        """SUM-3: the printed cost changed by the effects in force, never below 0; a fixed cost wins (ART-9)."""
+        in_force = self.in_force(player)
+        for _, effect in in_force:
+            if effect.fixed_cost is not None:
+                fixed = effect.fixed_cost(card)
+                if fixed is not None:
+                    return fixed
         cost = card.cost
-        for _, effect in self.in_force(player):
+        for _, effect in in_force:
             if effect.cost_change is not None:
                 cost += effect.cost_change(card)
         return max(0, cost)
@@ -104,18 +110,36 @@ class Table:
         return found
 
     def area_capacity(self, player: int) -> int:
-        """SUM-1: as many areas as the round number."""
-        return self.state.round
+        """SUM-1: as many areas as the round number, plus bought Additional Areas (ART-8)."""
+        return self.state.round + self.state.players[player].extra_areas
 
     def area_free(self, player: int) -> bool:
         return len(self.state.players[player].area) < self.area_capacity(player)
 
     def summoned(self, player: int, family: Family | None = None) -> list[Card]:
+        """The player's summoned cards (of ``family``: Loki counts as any family on its owner's turn, ART-11)."""
         cards = [self.card(c) for c in self.state.players[player].area]
-        return cards if family is None else [c for c in cards if c.family is family]
+        if family is None:
+            return cards
+        return [c for c in cards if c.family is family or self._wildcard(player, c)]
+
+    def _wildcard(self, player: int, card: Card) -> bool:
+        """ART-11: Loki belongs to every family during its owner's turn, and is Wind otherwise."""
+        if self.state.turn_player != player:
+            return False
+        effect = PERMANENT.get(card.id)
+        return effect is not None and effect.any_family_on_own_turn and card.id not in self._unfinished()
 
     def families_in_area(self, player: int) -> set[Family]:
-        return {c.family for c in self.summoned(player)}
+        """The families present; on its owner's turn Loki supplies one family that is otherwise missing."""
+        cards = self.summoned(player)
+        fixed = {c.family for c in cards if not self._wildcard(player, c)}
+        wild = sum(1 for c in cards if self._wildcard(player, c))
+        missing = [f for f in Family if f not in fixed]
+        return fixed | set(missing[:wild])
+
+    def _unfinished(self) -> set[str]:
+        return {f.card for f in self.state.stack if f.kind == "summon"}
 
     def stones(self, player: int) -> Stones:
         return self.state.players[player].stones
@@ -159,6 +183,9 @@ class Table:
         if lost > 0:
             self.state.players[player].score -= lost
             self.emit("points_lost", player=player, points=lost, source=source)
+            for card, effect in self.in_force(player):
+                if effect.on_lose_points is not None:
+                    effect.on_lose_points(self, player, card.id, lost)
         return lost
 
     # ----------------------------------------------------------------- stones
@@ -168,6 +195,9 @@ class Table:
             return
         self.state.players[player].stones = self.state.players[player].stones + stones
         self.emit("stones_gained", player=player, stones=stones.to_json(), source=source)
+        for card, effect in self.in_force(player):
+            if effect.on_gain_stones is not None:
+                effect.on_gain_stones(self, player, card.id, stones)
 
     def pay_stones(self, player: int, stones: Stones, purpose: str) -> None:
         if stones.total == 0:
@@ -224,6 +254,12 @@ class Table:
         stones = Stones.from_json(self.cards.sell_values[card.family])
         self.emit("card_sold", player=player, card=card_id)
         self.gain_stones(player, stones, source="sale")
+        tile = self.state.players[player].artifact
+        if tile is not None and tile in TILES and TILES[tile].on_sell is not None:
+            TILES[tile].on_sell(self, player, tile, card, stones)  # type: ignore[misc]
+        for trigger, effect in self.in_force(player):
+            if effect.on_sell is not None:
+                effect.on_sell(self, player, trigger.id, card, stones)
 
     def tame(self, player: int, card_id: str) -> None:
         """TAME-1: put the display card into the hand; tame triggers (Triton) fire."""
@@ -250,10 +286,18 @@ class Table:
                 effect.on_summon(self, player, info)
 
     def discard_from_area(self, player: int, card_id: str, source: str) -> None:
-        """EFF-7: a summoned card goes to the discard pile."""
+        """EFF-7: a summoned card goes to the discard pile, unless its own effect replaces that (Ash, RUL-5);
+        the owner's other cards that react to a discard (Totem Pole, ART-10) then trigger."""
+        own = PERMANENT.get(card_id)
+        if own is not None and own.replaces_own_discard is not None and card_id not in self._unfinished():
+            own.replaces_own_discard(self, player, card_id)
+            return
         self.state.players[player].area.remove(card_id)
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=player, card=card_id, zone="area", source=source)
+        for card, effect in self.in_force(player):
+            if effect.on_other_discarded is not None and card.id != card_id:
+                effect.on_other_discarded(self, player, card.id, card_id)
 
     def discard_from_hand(self, player: int, card_id: str, source: str) -> None:
         self.state.players[player].hand.remove(card_id)
@@ -262,6 +306,8 @@ class Table:
 
     def recover(self, player: int, card_id: str, source: str) -> None:
         """EFF-6: a summoned card returns to its owner's hand."""
+        if card_id not in self.state.players[player].area:
+            return
         self.state.players[player].area.remove(card_id)
         self.state.players[player].hand.append(card_id)
         self.emit("card_recovered", player=player, card=card_id, source=source)
@@ -274,6 +320,9 @@ class Table:
         card_id = self.state.draw_pile.pop(0)
         self.state.players[player].hand.append(card_id)
         self.emit("card_drawn", player=player, card=card_id, source=source)
+        for card, effect in self.in_force(player):
+            if effect.on_draw is not None:
+                effect.on_draw(self, player, card.id)
         return card_id
 
     def put_on_draw_pile(self, player: int, card_id: str, source: str) -> None:
@@ -286,6 +335,85 @@ class Table:
         self.state.discard_pile.remove(card_id)
         self.state.players[player].hand.append(card_id)
         self.emit("card_taken_from_discard_pile", player=player, card=card_id, source=source)
+
+    def recover_triggered(self) -> bool:
+        """RUL-4: a card whose Permanent condition for recovering itself holds (Fireblast) recovers now."""
+        for player in range(self.state.n):
+            for card, effect in self.in_force(player):
+                if effect.recover_when is not None and effect.recover_when(self, player):
+                    self.recover(player, card.id, card.id)
+                    return True
+        return False
+
+    # ----------------------------------------------------------------- the Artifacts expansion
+
+    def take_tile(self, player: int, tile_id: str) -> None:
+        """ART-3: take a tile from the display; another player's square marker on it goes back to them."""
+        self.state.tiles.remove(tile_id)
+        self.state.square_markers.pop(tile_id, None)
+        self.state.players[player].artifact = tile_id
+        self.emit("artifact_taken", player=player, tile=tile_id)
+
+    def return_tile(self, player: int) -> None:
+        """ART-5/ART-6: the player's tile goes back to the display with their square marker on it."""
+        tile_id = self.state.players[player].artifact
+        if tile_id is None:
+            return
+        self.state.players[player].artifact = None
+        self.state.tiles.append(tile_id)
+        self.state.square_markers[tile_id] = player
+        self.emit("artifact_returned", player=player, tile=tile_id)
+
+    def buy_area(self, player: int, source: str) -> None:
+        """ART-8: an Additional Area tile, +1 then +2, at most two per player."""
+        self.state.players[player].extra_areas += 1
+        self.emit("area_bought", player=player, extra_areas=self.state.players[player].extra_areas, source=source)
+
+    def shelter(self, player: int, card_id: str, zone: str, source: str) -> None:
+        """ART-7: a card goes face up to the player's shelter, from the display, the hand or the draw pile."""
+        if zone == "display":
+            self.state.display.remove(card_id)
+        elif zone == "hand":
+            self.state.players[player].hand.remove(card_id)
+        else:
+            self.state.draw_pile.remove(card_id)
+        self.state.players[player].shelter.append(card_id)
+        self.emit("card_sheltered", player=player, card=card_id, zone=zone, source=source)
+
+    def retrieve(self, player: int, card_id: str, source: str) -> None:
+        """ART-7: a card of the player's own shelter goes to their hand."""
+        self.state.players[player].shelter.remove(card_id)
+        self.state.players[player].hand.append(card_id)
+        self.emit("card_retrieved", player=player, card=card_id, source=source)
+
+    def discard_from_shelter(self, player: int, card_id: str, source: str) -> None:
+        self.state.players[player].shelter.remove(card_id)
+        self.state.discard_pile.append(card_id)
+        self.emit("card_discarded", player=player, card=card_id, zone="shelter", source=source)
+
+    def upgrade_stones(self, player: int, red: int, blue: int, source: str) -> None:
+        """RUL-8: ``red`` red stones become blue and ``blue`` blue stones become purple (one step each)."""
+        if red == 0 and blue == 0:
+            return
+        held = self.state.players[player].stones
+        self.state.players[player].stones = Stones(held.red - red, held.blue - blue + red, held.purple + blue)
+        self.emit("stones_upgraded", player=player, red=red, blue=blue, source=source)
+
+    def swap_summoned(self, owner: int, dragon: str, other: int, their_card: str, source: str) -> None:
+        """RUL-3: the chosen card comes to the owner's area and the dragon goes to its player's area."""
+        if other == owner:
+            self.emit("cards_swapped", player=owner, other=other, card=their_card, dragon=dragon, source=source)
+            return
+        self.state.players[other].area.remove(their_card)
+        self.state.players[owner].area.remove(dragon)
+        self.state.players[owner].area.append(their_card)
+        self.state.players[other].area.append(dragon)
+        self.emit("cards_swapped", player=owner, other=other, card=their_card, dragon=dragon, source=source)
+
+    def discard_from_display(self, card_id: str, source: str) -> None:
+        self.state.display.remove(card_id)
+        self.state.discard_pile.append(card_id)
+        self.emit("card_discarded", player=None, card=card_id, zone="display", source=source)
 
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 
-FAMILY_MODULES = ("fire", "water", "earth", "wind", "dragon")
+FAMILY_MODULES = (
+    "fire", "water", "earth", "wind", "dragon",
+    "art_fire", "art_water", "art_earth", "art_wind", "art_dragon", "tiles",
+)
 _loaded = False
 
 

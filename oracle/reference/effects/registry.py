@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from oracle.reference.effects.context import EffectContext
     from oracle.reference.table import Table
 
-Answer = int | tuple[str, ...] | None
+Answer = int | tuple[str, ...] | Stones | None
 
 
 class Stage(Protocol):
@@ -61,7 +61,14 @@ class SummonInfo:
 
 @dataclass(frozen=True)
 class Permanent:
-    """A Permanent effect of a card in force in its owner's area (rule EFF-3)."""
+    """A Permanent effect of a card in force in its owner's area (rule EFF-3).
+
+    Event triggers receive the table, the owner and this card's id first: ``on_sell`` (the sold card and
+    the stones received), ``on_gain_stones``, ``on_lose_points``, ``on_draw``, ``on_other_discarded`` (another
+    of the owner's summoned cards was discarded). ``replaces_own_discard`` happens instead of this card
+    being discarded (Ash). ``recover_when`` is a condition on the owner's position under which the card
+    recovers itself at once (Fireblast, RUL-4). ``fixed_cost`` fixes a cost, ignoring every change (ART-9).
+    """
 
     red_bonus: int = 0
     blue_purple_bonus: int = 0
@@ -70,11 +77,32 @@ class Permanent:
     cost_change: Callable[[Card], int] | None = None
     on_summon: Callable[[Table, int, SummonInfo], None] | None = None
     on_tame: Callable[[Table, int, Card], None] | None = None
+    fixed_cost: Callable[[Card], int | None] | None = None
+    on_sell: Callable[[Table, int, str, Card, Stones], None] | None = None
+    on_gain_stones: Callable[[Table, int, str, Stones], None] | None = None
+    on_lose_points: Callable[[Table, int, str, int], None] | None = None
+    on_draw: Callable[[Table, int, str], None] | None = None
+    on_other_discarded: Callable[[Table, int, str, str], None] | None = None
+    replaces_own_discard: Callable[[Table, int, str], None] | None = None
+    recover_when: Callable[[Table, int], bool] | None = None
+    any_family_on_own_turn: bool = False
     rule: str = ""
     notes: tuple[str, ...] = field(default=())
 
 
+@dataclass(frozen=True)
+class Tile:
+    """An artifact tile's ability: ``instant`` (used when taken), ``permanent`` (while held: ``on_sell``)
+    or ``action`` (once on the holder's Action turn; ``can_resolve`` tells whether it can be used now)."""
+
+    ability: str
+    effect: Effect | None = None
+    on_sell: Callable[[Table, int, str, Card, Stones], None] | None = None
+    rule: str = ""
+
+
 INSTANT: dict[str, Effect] = {}
+TILES: dict[str, Tile] = {}
 ACTIVE: dict[str, Effect] = {}
 PERMANENT: dict[str, Permanent] = {}
 
@@ -108,6 +136,12 @@ def active(card_id: str, effect: Effect) -> None:
     if card_id in ACTIVE:
         raise ValueError(f"Active effect of {card_id} registered twice")
     ACTIVE[card_id] = effect
+
+
+def tile(tile_id: str, ability: Tile) -> None:
+    if tile_id in TILES:
+        raise ValueError(f"artifact tile {tile_id} registered twice")
+    TILES[tile_id] = ability
 
 
 def permanent(card_id: str, effect: Permanent) -> None:

@@ -1,0 +1,1 @@
+"""Artifacts expansion: Dragon family effects (art-dragon-*)."""

@@ -1,0 +1,1 @@
+"""Artifacts expansion: Earth family effects (art-earth-*)."""

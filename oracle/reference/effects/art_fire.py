@@ -1,0 +1,1 @@
+"""Artifacts expansion: Fire family effects (art-fire-*)."""

@@ -1,0 +1,1 @@
+"""Artifacts expansion: Water family effects (art-water-*)."""

@@ -1,0 +1,1 @@
+"""Artifacts expansion: Wind family effects (art-wind-*)."""

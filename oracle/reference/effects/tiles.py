@@ -1,0 +1,1 @@
+"""Artifacts expansion: the 11 artifact tiles, registered by tile id."""
