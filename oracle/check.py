@@ -64,55 +64,83 @@ def fault_result(suite_name: str, check_id: str, title: str, fault: EngineFault,
     return CheckResult(suite_name, check_id, title, outcome, message=str(fault), **kw)
 
 
-def _repro(impl: str, players: int, seed: int) -> str:
-    return f"oracle play --impl {impl} --players {players} --seed {seed}"
+@dataclass(frozen=True)
+class GamePlan:
+    """One seeded game a suite plays: the mode (base, expansion cards, or cards and tiles), players, seed."""
+
+    mode: str
+    players: int
+    seed: int
+
+    @property
+    def label(self) -> str:
+        game = f"{self.players}p/seed-{self.seed}"
+        return game if self.mode == "base" else f"{self.mode}/{game}"
+
+    def setup(self) -> JSON:
+        return new_setup(self.players, self.seed, expansion=self.mode != "base", artifacts=self.mode == "artifacts")
+
+    def reproduce(self, impl: str) -> str:
+        flag = {"base": "", "expansion": " --expansion", "artifacts": " --artifacts"}[self.mode]
+        return f"oracle play --impl {impl} --players {self.players} --seed {self.seed}{flag}"
+
+
+def game_plans(eut: EngineUnderTest, options: CheckOptions, games: int, seed_offset: int) -> list[GamePlan]:
+    """The games to play: every supported player count, in each mode the engine declares (ART-1, ART-2)."""
+    handshake = eut.fresh().handshake
+    modes = ["base"] + (["expansion"] if handshake.expansion else []) + (["artifacts"] if handshake.artifacts else [])
+    return [
+        GamePlan(mode, players, options.seed + seed_offset + game)
+        for mode in modes
+        for players in options.players
+        for game in range(games)
+    ]
 
 
 @suite("random-play")
 def random_play(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
     """Whole games of random legal play: every listed action accepted, and the game ends (END-1)."""
     results = []
-    for players in options.players:
-        for game in range(options.games):
-            seed = options.seed + game
-            check_id = f"random-play/{players}p/seed-{seed}"
-            title = f"random legal play, {players} players, seed {seed}"
-            started = time.perf_counter()
-            step = 0
-            try:
-                subject = eut.fresh()
-                if players not in subject.handshake.players:
-                    results.append(CheckResult("random-play", check_id, title, Outcome.UNSUPPORTED,
-                                               message=f"the engine does not support {players} players"))
-                    continue
-                subject.new_game(new_setup(players, seed))
-                rng = __import__("random").Random(f"play-{seed}")
-                while (pending := subject.decision()) is not None:
-                    step += 1
-                    action = choose_action(subject, pending, rng)
-                    result = subject.apply(action)
-                    if not result["accepted"]:
-                        results.append(CheckResult(
-                            "random-play", check_id, title, Outcome.WRONGLY_REJECTED,
-                            rules=(str(result["rejection"].get("rule", "")),), step=step,
-                            expected="accepted (listed as legal)", actual=f"rejected: {result['rejection']}",
-                            message=f"the engine listed {action} as legal, then refused it",
-                            reproduce=_repro(eut.impl, players, seed), duration=time.perf_counter() - started))
-                        break
-                    if step > 20_000:
-                        raise GameStuck("no end after 20000 decisions")
-                else:
-                    results.append(CheckResult("random-play", check_id, title, Outcome.PASS, rules=("END-1",),
-                                               duration=time.perf_counter() - started,
-                                               details={"decisions": step}))
-            except EngineFault as fault:
-                results.append(fault_result("random-play", check_id, title, fault, step=step,
-                                            reproduce=_repro(eut.impl, players, seed),
-                                            duration=time.perf_counter() - started))
-            except GameStuck as stuck:
-                results.append(CheckResult("random-play", check_id, title, Outcome.FAIL, rules=("END-1",), step=step,
-                                           message=str(stuck), reproduce=_repro(eut.impl, players, seed),
-                                           duration=time.perf_counter() - started))
+    for plan in game_plans(eut, options, options.games, 0):
+        players, seed = plan.players, plan.seed
+        check_id = f"random-play/{plan.label}"
+        title = f"random legal play ({plan.mode}), {players} players, seed {seed}"
+        started = time.perf_counter()
+        step = 0
+        try:
+            subject = eut.fresh()
+            if players not in subject.handshake.players:
+                results.append(CheckResult("random-play", check_id, title, Outcome.UNSUPPORTED,
+                                           message=f"the engine does not support {players} players"))
+                continue
+            subject.new_game(plan.setup())
+            rng = __import__("random").Random(f"play-{seed}")
+            while (pending := subject.decision()) is not None:
+                step += 1
+                action = choose_action(subject, pending, rng)
+                result = subject.apply(action)
+                if not result["accepted"]:
+                    results.append(CheckResult(
+                        "random-play", check_id, title, Outcome.WRONGLY_REJECTED,
+                        rules=(str(result["rejection"].get("rule", "")),), step=step,
+                        expected="accepted (listed as legal)", actual=f"rejected: {result['rejection']}",
+                        message=f"the engine listed {action} as legal, then refused it",
+                        reproduce=plan.reproduce(eut.impl), duration=time.perf_counter() - started))
+                    break
+                if step > 20_000:
+                    raise GameStuck("no end after 20000 decisions")
+            else:
+                results.append(CheckResult("random-play", check_id, title, Outcome.PASS, rules=("END-1",),
+                                           duration=time.perf_counter() - started,
+                                           details={"decisions": step}))
+        except EngineFault as fault:
+            results.append(fault_result("random-play", check_id, title, fault, step=step,
+                                        reproduce=plan.reproduce(eut.impl),
+                                        duration=time.perf_counter() - started))
+        except GameStuck as stuck:
+            results.append(CheckResult("random-play", check_id, title, Outcome.FAIL, rules=("END-1",), step=step,
+                                       message=str(stuck), reproduce=plan.reproduce(eut.impl),
+                                       duration=time.perf_counter() - started))
     return results
 
 
@@ -202,49 +230,48 @@ def _first_difference(a: object, b: object, path: str = "") -> str | None:
 def roundtrip(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
     """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again."""
     results = []
-    for players in options.players:
-        for game in range(options.roundtrip_games):
-            seed = options.seed + 100 + game
-            check_id = f"roundtrip/{players}p/seed-{seed}"
-            title = f"snapshot round-trip at every step, {players} players, seed {seed}"
-            started = time.perf_counter()
-            step = 0
-            try:
-                subject = eut.fresh()
-                if not (subject.handshake.can("export") and subject.handshake.can("load")):
-                    results.append(CheckResult("roundtrip", check_id, title, Outcome.UNSUPPORTED,
-                                               message="the engine does not declare both 'export' and 'load'"))
+    for plan in game_plans(eut, options, options.roundtrip_games, 100):
+        players, seed = plan.players, plan.seed
+        check_id = f"roundtrip/{plan.label}"
+        title = f"snapshot round-trip at every step ({plan.mode}), {players} players, seed {seed}"
+        started = time.perf_counter()
+        step = 0
+        try:
+            subject = eut.fresh()
+            if not (subject.handshake.can("export") and subject.handshake.can("load")):
+                results.append(CheckResult("roundtrip", check_id, title, Outcome.UNSUPPORTED,
+                                           message="the engine does not declare both 'export' and 'load'"))
+                break
+            subject.new_game(plan.setup())
+            rng = __import__("random").Random(f"play-{seed}")
+            failure = None
+            while True:
+                snapshot = subject.export()
+                twin = eut.fresh()
+                twin.load_snapshot(snapshot)
+                again = twin.export()
+                if again != snapshot:
+                    where = _first_difference(snapshot, again)
+                    failure = CheckResult(
+                        "roundtrip", check_id, title, Outcome.FAIL, rules=("PROTO-1",), step=step,
+                        expected="load(export(s)) exports s", actual=f"first difference at {where}",
+                        reproduce=plan.reproduce(eut.impl), duration=time.perf_counter() - started)
                     break
-                subject.new_game(new_setup(players, seed))
-                rng = __import__("random").Random(f"play-{seed}")
-                failure = None
-                while True:
-                    snapshot = subject.export()
-                    twin = eut.fresh()
-                    twin.load_snapshot(snapshot)
-                    again = twin.export()
-                    if again != snapshot:
-                        where = _first_difference(snapshot, again)
-                        failure = CheckResult(
-                            "roundtrip", check_id, title, Outcome.FAIL, rules=("PROTO-1",), step=step,
-                            expected="load(export(s)) exports s", actual=f"first difference at {where}",
-                            reproduce=_repro(eut.impl, players, seed), duration=time.perf_counter() - started)
-                        break
-                    pending = subject.decision()
-                    if pending is None:
-                        break
-                    step += 1
-                    subject.apply(choose_action(subject, pending, rng))
-                results.append(failure or CheckResult("roundtrip", check_id, title, Outcome.PASS, rules=("PROTO-1",),
-                                                      duration=time.perf_counter() - started,
-                                                      details={"snapshots": step + 1}))
-            except (EngineFault, GameStuck) as exc:
-                if isinstance(exc, EngineFault):
-                    results.append(fault_result("roundtrip", check_id, title, exc, step=step,
-                                                duration=time.perf_counter() - started))
-                else:
-                    results.append(CheckResult("roundtrip", check_id, title, Outcome.FAIL, step=step,
-                                               message=str(exc)))
+                pending = subject.decision()
+                if pending is None:
+                    break
+                step += 1
+                subject.apply(choose_action(subject, pending, rng))
+            results.append(failure or CheckResult("roundtrip", check_id, title, Outcome.PASS, rules=("PROTO-1",),
+                                                  duration=time.perf_counter() - started,
+                                                  details={"snapshots": step + 1}))
+        except (EngineFault, GameStuck) as exc:
+            if isinstance(exc, EngineFault):
+                results.append(fault_result("roundtrip", check_id, title, exc, step=step,
+                                            duration=time.perf_counter() - started))
+            else:
+                results.append(CheckResult("roundtrip", check_id, title, Outcome.FAIL, step=step,
+                                           message=str(exc)))
     return results
 
 

@@ -91,6 +91,8 @@ def play_command(
     impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
     timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
     quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
+    expansion: Annotated[bool, typer.Option(help="shuffle the 28 Artifacts cards into the deck")] = False,
+    artifacts: Annotated[bool, typer.Option(help="play with the expansion cards and the artifact tiles")] = False,
 ) -> None:
     """Play a full game with random legal choices and print it step by step."""
     if not 2 <= players <= 4:
@@ -98,7 +100,7 @@ def play_command(
     subject = _load_subject(impl, timeout)
     import random
 
-    setup = new_setup(players, seed)
+    setup = new_setup(players, seed, expansion=expansion, artifacts=artifacts)
     rng = random.Random(f"play-{seed}")
     step = 0
     try:

@@ -45,7 +45,20 @@ def action_text(action: JSON) -> str:
         return f"{who} chooses {', '.join(action['options'])}"
     if kind == "shuffle":
         return f"the discard pile is shuffled into a new draw pile ({len(action['order'])} cards)"
+    if kind == "take_artifact":
+        return f"{who} takes the artifact {tile(action['tile'])}"
+    if kind == "use_artifact":
+        return f"{who} uses their artifact"
+    if kind == "pay":
+        return f"{who} pays {stones(action['payment'])}"
+    if kind == "upgrade_stones":
+        return f"{who} upgrades {stones(action['stones'])}"
     return str(action)
+
+
+def tile(tile_id: object) -> str:
+    found = catalogue().tiles.get(str(tile_id))
+    return found.name if found is not None else str(tile_id)
 
 
 def event_text(event: JSON) -> str | None:
@@ -71,6 +84,18 @@ def event_text(event: JSON) -> str | None:
         return f"{who} recovers {name(event['card'])}"
     if kind == "card_drawn":
         return f"{who} draws {name(event['card'])}"
+    if kind == "artifact_taken":
+        return f"{who} takes {tile(event['tile'])}"
+    if kind == "artifact_returned":
+        return f"{who} returns {tile(event['tile'])} to the display"
+    if kind == "card_sheltered":
+        return f"{who} shelters {name(event['card'])}"
+    if kind == "card_retrieved":
+        return f"{who} retrieves {name(event['card'])}"
+    if kind == "area_bought":
+        return f"{who} now has {event['extra_areas']} Additional Area(s)"
+    if kind == "cards_swapped":
+        return f"{who} swaps {name(event['dragon'])} for P{event['other']}'s {name(event['card'])}"
     if kind == "game_over":
         winners = ", ".join(f"P{w}" for w in event["winners"])
         return f"== Game over after round {event['round']}: scores {event['scores']}, winner(s) {winners}"
