@@ -39,6 +39,8 @@ def candidate_actions(pending: JSON, snapshot: JSON | None) -> list[JSON]:
             out.extend({"type": "summon", "player": player, "card": card_id, "payment": p} for p in payments)
         for card_id in me.get("area", []):
             out.extend({"type": "remove", "player": player, "card": card_id, "payment": p} for p in payments)
+        if me.get("artifact"):
+            out.append({"type": "use_artifact", "player": player})
         out.append({"type": "end_turn", "player": player})
     elif kind == "keep_stones" and me:
         limit = pending.get("limit", 4)
@@ -66,6 +68,19 @@ def candidate_actions(pending: JSON, snapshot: JSON | None) -> list[JSON]:
                 {"type": "choose_options", "player": player, "options": list(o)}
                 for o in itertools.combinations(options, size)
             )
+    elif kind == "artifact_pick":
+        tiles = pending.get("tiles") or (snapshot or {}).get("artifacts", {}).get("display", [])
+        out = [{"type": "take_artifact", "player": player, "tile": t} for t in tiles]
+    elif kind == "pay" and me:
+        out = [{"type": "pay", "player": player, "payment": p} for p in _sub_collections(me["stones"])]
+    elif kind == "upgrade_stones" and me:
+        held = me["stones"]
+        out = [
+            {"type": "upgrade_stones", "player": player, "stones": {"red": r, "blue": b, "purple": 0}}
+            for r in range(held["red"] + 1)
+            for b in range(held["blue"] + 1)
+            if 0 < r + b <= 2
+        ]
     elif kind == "shuffle":
         out = [{"type": "shuffle", "player": None, "order": sorted(pending.get("cards", []))}]
     return out

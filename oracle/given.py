@@ -96,7 +96,7 @@ def complete_snapshot(partial: JSON) -> JSON:
     for card_id in placed:
         if card_id not in known:
             raise GivenError(f"unknown card {card_id!r}")
-    sets = ["base", "artifacts"] if setup.get("expansion") else ["base"]
+    sets = ["base", "artifacts"] if setup.get("expansion") or artifacts else ["base"]
     taken = set(placed)
     rest = sorted(c.id for c in catalogue().in_sets(sets) if c.id not in taken)
     out: JSON = {

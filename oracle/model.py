@@ -54,6 +54,14 @@ class Stones:
 
     @staticmethod
     def from_json(data: Mapping[str, object]) -> Stones:
+        red, blue, purple = data.get("red", 0), data.get("blue", 0), data.get("purple", 0)
+        if (
+            len(data) <= 3
+            and type(red) is int and type(blue) is int and type(purple) is int
+            and red >= 0 and blue >= 0 and purple >= 0
+            and len(data) == (("red" in data) + ("blue" in data) + ("purple" in data))
+        ):
+            return Stones(red, blue, purple)
         unknown = set(data) - {"red", "blue", "purple"}
         if unknown:
             raise ValueError(f"unknown stone colour(s): {', '.join(sorted(unknown))}")

@@ -166,8 +166,8 @@ def reference_handshake(name: str, version: str) -> JSON:
         "engine": name,
         "version": version,
         "players": [2, 3, 4],
-        "expansion": False,
-        "artifacts": False,
+        "expansion": True,
+        "artifacts": True,
         "capabilities": list(CAPABILITIES),
         "variants": {},
     }

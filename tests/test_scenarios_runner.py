@@ -236,9 +236,16 @@ def test_an_engine_without_load_is_unsupported() -> None:
     assert expected == run(SUMMON_OK, LoadNotImplemented).outcome
 
 
+class BaseOnly(ReferenceEngine):
+    """The reference engine declaring neither the expansion cards nor the tiles."""
+
+    def handshake(self) -> dict[str, Any]:
+        return {**super().handshake(), "expansion": False, "artifacts": False}
+
+
 def test_a_required_feature_the_engine_lacks_is_unsupported() -> None:
     head = BASE.replace('source = "test"', 'source = "test"\nrequires = ["expansion"]')
-    result = run(SUMMON_OK, head=head)
+    result = run(SUMMON_OK, factory=BaseOnly, head=head)
     expected = (Outcome.UNSUPPORTED, "the engine does not declare expansion (required by the scenario)")
     assert expected == (result.outcome, result.message)
 

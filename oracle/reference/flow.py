@@ -13,7 +13,7 @@ from oracle.model import EffectType, Stones
 from oracle.protocol import ActionType, DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, Answer, Effect
+from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect
 from oracle.reference.state import Frame, Phase
 from oracle.reference.table import Table
 
@@ -54,6 +54,8 @@ def _effect_of(frame: Frame) -> Effect:
         effect = TILES[frame.card].effect
         assert effect is not None
         return effect
+    if frame.effect == EffectType.PERMANENT.value:
+        return TRIGGERED[frame.card]
     registry = INSTANT if frame.effect == EffectType.INSTANT.value else ACTIVE
     return registry[frame.source or frame.card]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from oracle.cards import Card, catalogue
 from oracle.model import COLORS, EffectType, Family, Stones
-from oracle.reference.effects.registry import PERMANENT, TILES, Permanent, SummonInfo
+from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.payment import StoneValues, legal_payments
 from oracle.reference.state import Frame, GameState
 
@@ -331,6 +331,12 @@ class Table:
         self.state.draw_pile.insert(0, card_id)
         self.emit("card_to_draw_pile", player=player, card=card_id, source=source)
 
+    def put_hand_card_on_draw_pile(self, player: int, card_id: str, source: str) -> None:
+        """Nurikabe: a card leaves the hand for the top of the draw pile."""
+        self.state.players[player].hand.remove(card_id)
+        self.state.draw_pile.insert(0, card_id)
+        self.emit("card_to_draw_pile", player=player, card=card_id, zone="hand", source=source)
+
     def take_from_discard_pile(self, player: int, card_id: str, source: str) -> None:
         self.state.discard_pile.remove(card_id)
         self.state.players[player].hand.append(card_id)
@@ -339,6 +345,8 @@ class Table:
     def recover_triggered(self) -> bool:
         """RUL-4: a card whose Permanent condition for recovering itself holds (Fireblast) recovers now."""
         for player in range(self.state.n):
+            if RECOVER_WHEN.isdisjoint(self.state.players[player].area):
+                continue
             for card, effect in self.in_force(player):
                 if effect.recover_when is not None and effect.recover_when(self, player):
                     self.recover(player, card.id, card.id)

@@ -164,7 +164,8 @@ def upgrade_scenarios() -> list[JSON]:
             "given": {
                 "setup": {"expansion": True},
                 "display": [card],
-                "players": [{"area": [DUDURI_KING], "markers": [card], "stones": held.to_json()}],
+                # Hestia lifts the limit to 6, so an Earth sale's 4 red stones and the one held need no keep.
+                "players": [{"area": [DUDURI_KING, HESTIA], "markers": [card], "stones": held.to_json()}],
             },
             "steps": [{
                 "do": {"type": "sell", "player": PLAYER, "card": card},

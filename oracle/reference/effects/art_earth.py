@@ -1,1 +1,144 @@
-"""Artifacts expansion: Earth family effects (art-earth-*)."""
+"""Artifacts expansion: Earth family effects (art-earth-*). Handlers cite their card; rulings name rule ids."""
+
+from __future__ import annotations
+
+from oracle.cards import Card
+from oracle.model import EffectType, Family, Stones
+from oracle.reference.effects.context import EffectContext, area_as_if_summoned
+from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent, triggered
+from oracle.reference.effects.steps import (
+    ChooseCards,
+    ChooseOptions,
+    Do,
+    UpgradeStones,
+    gain_points,
+    gain_points_per,
+    recover_self,
+)
+from oracle.reference.state import Frame
+from oracle.reference.table import Table
+
+
+def _holds_red_or_blue(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4: a stone that can be upgraded (a purple one cannot: STONE-2)."""
+    held = table.stones(owner)
+    return held.red + held.blue >= 1
+
+
+def _lose_one_point(ctx: EffectContext) -> None:
+    ctx.table.lose_points(ctx.owner, 1, ctx.source_id)
+
+
+def _upgradable_held(ctx: EffectContext) -> Stones:
+    held = ctx.table.stones(ctx.owner)
+    return Stones(red=held.red, blue=held.blue)
+
+
+# art-earth-01 Duduri: ⚡ lose 1 point (at most what you have: SCORE-1), then upgrade one of your stones one step,
+# your choice; needs a red or blue stone to be summoned (SUM-4, STONE-2); ⌛ Recover (EFF-6).
+instant("art-earth-01", Effect((
+    Do(_lose_one_point),
+    UpgradeStones("Duduri: upgrade one of your stones one step", _upgradable_held),
+), can_resolve=_holds_red_or_blue, rule="STONE-2"))
+active("art-earth-01", Effect((recover_self(),), rule="EFF-6"))
+
+DUDURI_KING = "art-earth-02"
+
+
+def _received(ctx: EffectContext) -> Stones:
+    return Stones.from_json(ctx.memo["received"])
+
+
+def _duduri_king(table: Table, owner: int, king: str, sold: Card, received: Stones) -> None:
+    """One received stone goes up one step; a purple one cannot (STONE-2). Only a Wind sale (1 red and 1 blue)
+    leaves a choice: an upgrade decision on a frame of its own, after any holding-limit choice."""
+    if received.red and received.blue:
+        table.push(Frame(kind="effect", player=owner, card=king,
+                         effect=EffectType.PERMANENT.value, memo={"received": received.to_json()}))
+    elif received.red:
+        table.upgrade_stones(owner, 1, 0, king)
+    elif received.blue:
+        table.upgrade_stones(owner, 0, 1, king)
+
+
+# art-earth-02 Duduri King: ∞ whenever you sell a card, upgrade one of the stones received from that sale one step
+# (STONE-2); a one-colour sale leaves no choice; a Dragon's purple stone cannot go up.
+permanent(DUDURI_KING, Permanent(on_sell=_duduri_king, rule="STONE-2"))
+triggered(DUDURI_KING, Effect((
+    UpgradeStones("Duduri King: upgrade one of the stones received from the sale", _received),
+), rule="STONE-2"))
+
+
+def _other_summoned(ctx: EffectContext) -> list[str]:
+    return [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id]
+
+
+def _another_card_in_area(table: Table, owner: int, acting: str) -> bool:
+    return any(c.id != acting for c in area_as_if_summoned(table, owner, acting))
+
+
+def _anubis(ctx: EffectContext) -> None:
+    """The points are the printed cost, even when the card's own effect replaces the discard (Ash: RUL-5)."""
+    for card_id in ctx.memo.get("discard", []):
+        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
+
+
+# art-earth-03 Anubis: ⚡ discard another of your summoned cards and gain its printed cost in points; needs one to be
+# summoned (SUM-4, ART-10).
+instant("art-earth-03", Effect((
+    ChooseCards("discard", "Anubis: discard another of your summoned cards", _other_summoned),
+    Do(_anubis),
+), can_resolve=_another_card_in_area, rule="SUM-4"))
+
+DISCARD_SELF = "discard_this_card"
+LOSE_POINTS = "lose_two_points"
+
+
+def _mandrake_options(ctx: EffectContext) -> list[str]:
+    """EFF-1: the prices that can be paid; the points need the points (RUL-14)."""
+    options = []
+    if ctx.card_id in ctx.table.state.players[ctx.owner].area:
+        options.append(DISCARD_SELF)
+    if ctx.table.score(ctx.owner) >= 2:
+        options.append(LOSE_POINTS)
+    return options
+
+
+def _mandrake(ctx: EffectContext) -> None:
+    """'This card' is the acting card (RUL-12); discarding it is a discard (ART-10: Totem Pole triggers)."""
+    chosen = ctx.memo.get("price", [])
+    if DISCARD_SELF in chosen:
+        ctx.table.discard_from_area(ctx.owner, ctx.card_id, ctx.source_id)
+    if LOSE_POINTS in chosen:
+        ctx.table.lose_points(ctx.owner, 2, ctx.source_id)
+    if chosen:
+        ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
+
+
+# art-earth-04 Mandrake: ⚡ 3 points; ⌛ discard this card or lose 2 points, then gain 1 purple stone (EFF-2, RUL-14,
+# ART-10).
+instant("art-earth-04", Effect((gain_points(3),)))
+active("art-earth-04", Effect((
+    ChooseOptions("price", "Mandrake: discard this card or lose 2 points", _mandrake_options),
+    Do(_mandrake),
+), rule="ART-10"))
+
+
+def _totem_pole(table: Table, owner: int, totem: str, discarded: str) -> None:
+    table.gain_stones(owner, Stones(purple=1), totem)
+
+
+# art-earth-05 Totem Pole: ∞ whenever another of your summoned cards is discarded, by anyone, gain 1 purple stone
+# (ART-10: Ash, Tengu and the swap dragons leaving the area are not discards).
+permanent("art-earth-05", Permanent(on_other_discarded=_totem_pole, rule="ART-10"))
+
+
+def _wendigo(table: Table, owner: int, card_id: str, lost: int) -> None:
+    table.recover(owner, card_id, card_id)
+
+
+# art-earth-06 Wendigo: ⚡ 2 points per Earth card in the area, Wendigo included (SUM-5); ∞ when you lose 1 or more
+# points it recovers itself at once (RUL-4).
+instant("art-earth-06", Effect((gain_points_per(2, lambda ctx: ctx.count_in_area(Family.EARTH)),), rule="SUM-5"))
+permanent("art-earth-06", Permanent(on_lose_points=_wendigo, rule="RUL-4"))

@@ -1,1 +1,119 @@
-"""Artifacts expansion: Water family effects (art-water-*)."""
+"""Artifacts expansion: Water family effects (art-water-*). Handlers cite their card; rulings name rule ids."""
+
+from __future__ import annotations
+
+from oracle.model import Family, Stones
+from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.registry import Effect, Permanent, active, instant, instant_can_resolve, permanent
+from oracle.reference.effects.steps import (
+    ChooseCards,
+    ChooseOptions,
+    Do,
+    chosen_family_count,
+    family_names,
+    gain_points_per,
+    hand_cards,
+)
+from oracle.reference.table import Table
+
+
+def _discard_chosen(ctx: EffectContext) -> int:
+    """Discard the hand cards chosen under ``discard``; returns how many were discarded."""
+    chosen = ctx.memo.get("discard", [])
+    for card_id in chosen:
+        ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
+    return len(chosen)
+
+
+def _taweret(ctx: EffectContext) -> None:
+    ctx.table.gain_stones(ctx.owner, Stones(blue=_discard_chosen(ctx)), ctx.source_id)
+
+
+# art-water-01 Taweret: ⚡ discard any number of hand cards (none allowed), 1 blue stone each, received together
+# (one holding-limit check: LIMIT-2).
+instant("art-water-01", Effect((
+    ChooseCards("discard", "Taweret: discard any number of cards from your hand", hand_cards, least=0, most=99),
+    Do(_taweret),
+), rule="LIMIT-2"))
+
+
+def _melusine(ctx: EffectContext) -> None:
+    ctx.table.gain_points(ctx.owner, 4 * _discard_chosen(ctx), ctx.source_id)
+
+
+# art-water-02 Melusine: ⚡ discard up to 3 hand cards (none allowed), 4 points each.
+instant("art-water-02", Effect((
+    ChooseCards("discard", "Melusine: discard up to 3 cards from your hand", hand_cards, least=0, most=3),
+    Do(_melusine),
+)))
+
+
+def _thalassa(table: Table, owner: int, card_id: str, stones: Stones) -> None:
+    if stones.blue >= 1:
+        table.recover(owner, card_id, card_id)
+
+
+# art-water-03 Thalassa: ⚡ 1 point per Water card in the area, Thalassa included (SUM-5); ∞ on gaining a blue
+# stone it recovers itself at once, before any holding-limit choice (RUL-4, the manual's Thalassa example).
+instant("art-water-03", Effect((gain_points_per(1, lambda ctx: ctx.count_in_area(Family.WATER)),), rule="SUM-5"))
+permanent("art-water-03", Permanent(on_gain_stones=_thalassa, rule="RUL-4"))
+
+# art-water-04 Kraken: ⚡ name a family; 2 points per card of it in the area, Kraken included (SUM-5, ART-11).
+instant("art-water-04", Effect((
+    ChooseOptions("family", "Kraken: choose a family", family_names),
+    gain_points_per(2, chosen_family_count),
+), rule="SUM-5"))
+
+
+def _siren(ctx: EffectContext) -> None:
+    """EFF-2: the stone and the points come only if a card was really discarded."""
+    if _discard_chosen(ctx):
+        ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
+        ctx.table.gain_points(ctx.owner, 2, ctx.source_id)
+
+
+# art-water-05 Siren: ⌛ discard a hand card (a must unless the hand is empty); if you did, 1 blue stone and 2 points
+# (EFF-1, EFF-2).
+active("art-water-05", Effect((
+    ChooseCards("discard", "Siren: discard a card from your hand", hand_cards),
+    Do(_siren),
+), rule="EFF-2"))
+
+
+def _summonable_from_discard_pile(table: Table, owner: int, dragon: str) -> bool:
+    """SUM-4: the Dragon's own Instant effect could resolve once it has left the discard pile."""
+    taken = table.what_if()
+    taken.take_from_discard_pile(owner, dragon, "what-if")
+    return instant_can_resolve(taken, owner, dragon)
+
+
+def _akhlut_targets(table: Table, owner: int, acting: str) -> list[str]:
+    """Dragons of the discard pile Akhlut could summon: the acting card placed first (SUM-5), a free area left
+    for the Dragon (SUM-1) and a Dragon whose Instant effect could resolve (SUM-4)."""
+    placed = table.what_if()
+    if acting in placed.hand(owner):
+        placed.place_summoned(owner, acting, Stones(), free=True)
+    if not placed.area_free(owner):
+        return []
+    dragons = [c for c in placed.state.discard_pile if placed.card(c).family is Family.DRAGON]
+    return [c for c in dragons if _summonable_from_discard_pile(placed, owner, c)]
+
+
+def _akhlut_can_resolve(table: Table, owner: int, acting: str) -> bool:
+    return bool(_akhlut_targets(table, owner, acting))
+
+
+def _akhlut_summon(ctx: EffectContext) -> None:
+    """The Dragon leaves the discard pile and goes through a full summon, paying nothing (SUM-6)."""
+    for dragon in ctx.memo.get("dragon", []):
+        ctx.table.take_from_discard_pile(ctx.owner, dragon, ctx.source_id)
+        ctx.table.place_summoned(ctx.owner, dragon, Stones(), free=True)
+
+
+# art-water-06 Akhlut: ⚡ choose a Dragon in the discard pile and summon it without paying its cost; its Instant
+# effect resolves; needs a free area and such a Dragon (SUM-4, SUM-6).
+instant("art-water-06", Effect((
+    ChooseCards("dragon", "Akhlut: choose a Dragon card in the discard pile to summon",
+                lambda ctx: _akhlut_targets(ctx.table, ctx.owner, ctx.card_id)),
+    Do(_akhlut_summon),
+), can_resolve=_akhlut_can_resolve, rule="SUM-4"))

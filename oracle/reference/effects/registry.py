@@ -105,6 +105,9 @@ INSTANT: dict[str, Effect] = {}
 TILES: dict[str, Tile] = {}
 ACTIVE: dict[str, Effect] = {}
 PERMANENT: dict[str, Permanent] = {}
+TRIGGERED: dict[str, Effect] = {}
+"""Effects a Permanent trigger starts when it needs a decision (frames with effect "permanent")."""
+RECOVER_WHEN: set[str] = set()
 
 
 def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = "") -> bool:
@@ -144,7 +147,16 @@ def tile(tile_id: str, ability: Tile) -> None:
     TILES[tile_id] = ability
 
 
+def triggered(card_id: str, effect: Effect) -> None:
+    """The staged part of a card's Permanent trigger, resolved on a frame of its own (Duduri King's choice)."""
+    if card_id in TRIGGERED:
+        raise ValueError(f"triggered effect of {card_id} registered twice")
+    TRIGGERED[card_id] = effect
+
+
 def permanent(card_id: str, effect: Permanent) -> None:
     if card_id in PERMANENT:
         raise ValueError(f"Permanent effect of {card_id} registered twice")
     PERMANENT[card_id] = effect
+    if effect.recover_when is not None:
+        RECOVER_WHEN.add(card_id)

@@ -239,3 +239,134 @@ def copy_effect(ctx: EffectContext, source_card: str, effect_type: EffectType) -
 def resolve_active_of(ctx: EffectContext, card_id: str) -> None:
     """Resolve the Active effect of ``card_id`` (a card of the owner's area) now."""
     ctx.table.push(Frame(kind="effect", player=ctx.owner, card=card_id, effect=EffectType.ACTIVE.value))
+
+
+# --- added for expansion cards
+
+
+def summoned_anywhere(family: Family) -> Callable[[Table, int, str], bool]:
+    """SUM-4: some player has a summoned ``family`` card other than the acting card (Loki: ART-11)."""
+
+    def can_resolve(table: Table, owner: int, acting: str) -> bool:
+        return any(c.id != acting for p in range(table.state.n) for c in table.summoned(p, family))
+
+    return can_resolve
+
+
+def family_names(ctx: EffectContext) -> list[str]:
+    """'Choose a family': every family may be named (Kraken, Rukh)."""
+    return [f.value for f in Family]
+
+
+def chosen_family_count(ctx: EffectContext) -> int:
+    """Cards of the family chosen under ``family`` in the owner's area (Loki counts on its owner's turn: ART-11)."""
+    chosen = ctx.memo.get("family", [])
+    return sum(ctx.count_in_area(Family(name)) for name in chosen)
+
+
+class UpgradeStones:
+    """STONE-2 / RUL-8: upgrade between ``least`` and ``most`` of the ``eligible`` stones one step each (red to
+    blue, blue to purple): each stone at most once, purple never.
+
+    The owner chooses which (an ``upgrade_stones`` decision, also when one colour is eligible). Only stones
+    still held count; with none eligible nothing happens.
+    """
+
+    def __init__(self, prompt: str, eligible: Callable[[EffectContext], Stones], least: int = 1, most: int = 1) -> None:
+        self.prompt = prompt
+        self.eligible = eligible
+        self.least = least
+        self.most = most
+
+    def _eligible(self, ctx: EffectContext) -> Stones:
+        wanted = self.eligible(ctx)
+        held = ctx.table.stones(ctx.owner)
+        return Stones(red=min(wanted.red, held.red), blue=min(wanted.blue, held.blue))
+
+    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
+        eligible = self._eligible(ctx)
+        if eligible.total == 0:
+            return None
+        most = min(self.most, eligible.total)
+        return DecisionSpec(
+            DecisionKind.UPGRADE_STONES, ctx.owner, self.prompt, source=ctx.source_id,
+            eligible=eligible, min=min(self.least, most), max=most,
+        )
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        if isinstance(answer, Stones):
+            ctx.table.upgrade_stones(ctx.owner, answer.red, answer.blue, ctx.source_id)
+        return True
+
+
+def held_stones(ctx: EffectContext) -> Stones:
+    return ctx.table.stones(ctx.owner)
+
+
+# --- added for tiles
+
+
+def _always_on(ctx: EffectContext) -> bool:
+    return True
+
+
+class ShelterFromDrawPile:
+    """ART-7: shelter the top ``n`` cards of the draw pile, one at a time; an empty draw pile is first refilled
+    from the discard pile (DECK-1). With no card left anywhere, fewer cards are sheltered. ``when`` makes
+    the stage conditional (EFF-2); the number sheltered is kept in ``memo["sheltered"]``."""
+
+    def __init__(self, n: int, when: Callable[[EffectContext], bool] = _always_on) -> None:
+        self.n = n
+        self.when = when
+
+    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
+        return None
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        if not self.when(ctx):
+            return True
+        table = ctx.table
+        done = int(ctx.memo.get("sheltered", 0))
+        while done < self.n:
+            if table.needs_shuffle():
+                ctx.memo["sheltered"] = done
+                table.push_shuffle()
+                return False
+            if not table.state.draw_pile:
+                break
+            table.shelter(ctx.owner, table.state.draw_pile[0], "draw_pile", ctx.source_id)
+            done += 1
+        ctx.memo["sheltered"] = done
+        return True
+
+
+class PayPrice:
+    """RUL-9: pay a price like a cost under the payment rules (PAY-1..PAY-5, the stone values in force, no cost
+    change), then ``then`` happens. Asked only when ``when`` holds and a legal payment exists (EFF-2)."""
+
+    def __init__(
+        self, cost: int, prompt: str, then: Callable[[EffectContext], None],
+        when: Callable[[EffectContext], bool] = _always_on,
+    ) -> None:
+        self.cost = cost
+        self.prompt = prompt
+        self.then = then
+        self.when = when
+
+    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
+        if not self.when(ctx) or not can_pay(ctx.table, ctx.owner, self.cost):
+            return None
+        return DecisionSpec(DecisionKind.PAY, ctx.owner, self.prompt, source=ctx.source_id, cost=self.cost)
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        if isinstance(answer, Stones):
+            ctx.table.pay_stones(ctx.owner, answer, purpose=f"{ctx.source_id}: price {self.cost}")
+            self.then(ctx)
+        return True
+
+
+def can_pay(table: Table, player: int, cost: int) -> bool:
+    """Whether the player holds a legal payment of ``cost`` (PAY-1..PAY-5, the values in force)."""
+    return bool(table.legal_payments(table.stones(player), table.stone_values(player), cost))
+
+
