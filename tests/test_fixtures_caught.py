@@ -16,6 +16,8 @@ FIXTURES = {
     "fixtures.kappa_own_summon": "EFF-3",
     "fixtures.eternity_not_self": "SUM-5",
     "fixtures.fixed_active_order": "EFF-5",
+    "fixtures.pegasus_lowers_fixed_cost": "ART-9",
+    "fixtures.totem_pole_on_tengu": "ART-10",
 }
 
 
