@@ -18,6 +18,8 @@ FIXTURES = {
     "fixtures.fixed_active_order": "EFF-5",
     "fixtures.pegasus_lowers_fixed_cost": "ART-9",
     "fixtures.totem_pole_on_tengu": "ART-10",
+    "fixtures.same_artifact_twice": "ART-3",
+    "fixtures.third_extra_area": "ART-8",
 }
 
 

@@ -36,18 +36,23 @@ def test_every_rule_id_cited_by_a_scenario_is_in_the_catalogue() -> None:
     assert [] == missing
 
 
-def test_every_base_rule_is_pinned_by_a_scenario_or_its_suite() -> None:
+def test_every_rule_is_pinned_by_a_scenario_or_its_suite() -> None:
     suites = load_suites()
     pinned = {r for s in load_dir(default_dir()).scenarios for r in s.rules}
     unpinned = sorted(
-        rule.id for rule in rules().values()
-        if rule.scope == "base" and rule.id not in pinned and rule.checked_by not in suites
+        rule.id for rule in rules().values() if rule.id not in pinned and rule.checked_by not in suites
     )
     assert [] == unpinned
 
 
-def test_every_base_card_is_pinned_by_a_scenario() -> None:
+def test_every_card_of_both_sets_is_pinned_by_a_scenario() -> None:
     loaded = load_dir(default_dir())
     pinned = {c for s in loaded.scenarios for c in s.cards}
-    unpinned = sorted(c.name for c in catalogue().base() if c.id not in pinned)
+    unpinned = sorted(c.name for c in catalogue().cards.values() if c.id not in pinned)
     assert [] == unpinned
+
+
+def test_every_artifact_tile_is_used_by_a_scenario() -> None:
+    text = "\n".join(p.read_text(encoding="utf-8") for p in default_dir().rglob("*.toml"))
+    unused = sorted(t.id for t in catalogue().tiles.values() if f'"{t.id}"' not in text)
+    assert [] == unused

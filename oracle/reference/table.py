@@ -356,9 +356,13 @@ class Table:
     # ----------------------------------------------------------------- the Artifacts expansion
 
     def take_tile(self, player: int, tile_id: str) -> None:
-        """ART-3: take a tile from the display; another player's square marker on it goes back to them."""
+        """ART-3: take a tile from the display; another player's square marker on it goes back to them, and the
+        taker's one square marker leaves the tile it lay on and goes with the new tile."""
         self.state.tiles.remove(tile_id)
         self.state.square_markers.pop(tile_id, None)
+        for marked, owner in list(self.state.square_markers.items()):
+            if owner == player:
+                del self.state.square_markers[marked]
         self.state.players[player].artifact = tile_id
         self.emit("artifact_taken", player=player, tile=tile_id)
 

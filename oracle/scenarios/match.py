@@ -14,7 +14,10 @@ from typing import Any
 
 from oracle.cards import catalogue
 
-UNORDERED_CARD_LISTS = frozenset({"hand", "area", "markers", "display", "discard_pile", "actives_used", "cards"})
+UNORDERED_CARD_LISTS = frozenset({
+    "hand", "area", "markers", "display", "discard_pile", "actives_used", "cards", "shelter", "tiles", "options",
+    "players",
+})
 STONE_KEYS = frozenset({"stones", "payment", "paid", "before", "after"})
 COLOURS = ("red", "blue", "purple")
 MISSING = "<missing>"
