@@ -28,12 +28,13 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Path]]:
 
 
 def _sample(exported: dict[str, list[Path]]) -> list[Path]:
-    """Every 6th payment and limit file, and every upgrade file (loading all ~300 takes several seconds)."""
-    return exported["payments"][::6] + exported["limit"][::6] + exported["upgrades"]
+    """Every 6th payment, limit and Incense Burner file, and every 2nd upgrade file (loading all ~500 takes several
+    seconds)."""
+    return exported["payments"][::6] + exported["limit"][::6] + exported["incense"][::6] + exported["upgrades"][::2]
 
 
 def test_export_writes_each_group(exported: dict[str, list[Path]]) -> None:
-    assert {k: len(v) for k, v in exported.items()} == {"payments": 160, "limit": 131, "upgrades": 4}
+    assert {k: len(v) for k, v in exported.items()} == {"payments": 160, "limit": 131, "incense": 160, "upgrades": 84}
 
 
 def test_every_file_is_toml_with_the_documented_keys(exported: dict[str, list[Path]]) -> None:
@@ -56,24 +57,27 @@ def test_the_scenario_loader_accepts_them_and_the_reference_passes(exported: dic
         assert Outcome.PASS is run_scenario(reference, scenario).outcome, path.read_text()
 
 
-@pytest.mark.parametrize(("impl", "group"), [
-    ("fixtures.superfluous_payment", "payments"),
-    ("fixtures.change_given", "payments"),
-    ("fixtures.z3_limit5", "limit"),
+@pytest.mark.parametrize(("impl", "group", "step"), [
+    ("fixtures.superfluous_payment", "payments", 6),
+    ("fixtures.change_given", "payments", 6),
+    ("fixtures.z3_limit5", "limit", 6),
+    ("fixtures.superfluous_payment", "incense", 6),
+    ("fixtures.z3_double_upgrade", "upgrades", 1),
+    ("fixtures.z3_downgrade", "upgrades", 3),
 ])
 def test_the_boundary_scenarios_catch_the_broken_engines(
-    impl: str, group: str, exported: dict[str, list[Path]]
+    impl: str, group: str, step: int, exported: dict[str, list[Path]]
 ) -> None:
     broken = EngineUnderTest.load(impl, 5.0)
-    outcomes = [run_scenario(broken, load_file(path)).outcome for path in exported[group][::6]]
+    outcomes = [run_scenario(broken, load_file(path)).outcome for path in exported[group][::step]]
     assert any(not o.ok for o in outcomes)
 
 
 def test_export_command(tmp_path: Path) -> None:
     out = CliRunner().invoke(z3_app, ["export", str(tmp_path / "out")])
     assert out.exit_code == 0, out.output
-    assert "wrote 295 scenario files" in out.output
-    assert len(list((tmp_path / "out").rglob("*.toml"))) == 295
+    assert "wrote 535 scenario files" in out.output
+    assert len(list((tmp_path / "out").rglob("*.toml"))) == 535
     target = tmp_path / "a-file"
     target.write_text("x")
     assert CliRunner().invoke(z3_app, ["export", str(target)]).exit_code == 2

@@ -80,7 +80,8 @@ def prove_command(
 def export_command(
     directory: Annotated[Path, typer.Argument(help="directory to write the scenario files into")],
 ) -> None:
-    """Write the boundary cases (minimal payments, limit +-1, upgrade limits) as scenario files."""
+    """Write the boundary cases (minimal payments, limit +-1, the Incense Burner's price, upgrades) as scenario
+    files."""
     from oracle.z3check.export import export_boundaries
 
     if directory.exists() and not directory.is_dir():
@@ -104,12 +105,13 @@ def conform_command(
     seed: Annotated[int, typer.Option(help="which deterministic sample of each domain")] = 1,
     case: Annotated[str | None, typer.Option(help="check one case id only (as printed by a failure)")] = None,
     row: Annotated[list[str] | None, typer.Option(
-        help="check only these rows: summon-payment, remove-payment, summon-cost, holding-limit")] = None,
+        help="check only these rows: summon-payment, remove-payment, summon-cost, holding-limit,"
+             " incense-burner-price, book-of-thoth-upgrade, duduri-upgrade, duduri-king-sale")] = None,
     save_failures: Annotated[Path | None, typer.Option(help="write each divergence as a scenario file here")] = None,
     timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
     budget: Annotated[float, typer.Option(help="wall-clock seconds for the whole run")] = 600.0,
 ) -> None:
-    """Compare an engine's legal payments, costs and keep choices with the exact sets of the Z3 models."""
+    """Compare an engine's legal payments, costs, keep choices and upgrades with the exact sets of the Z3 models."""
     from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, run_conformance
 
     rows = tuple(row or ())

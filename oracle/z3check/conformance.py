@@ -7,9 +7,11 @@ Where a case has a follow-up (pay, then look at the stones left; keep, then look
 applies it and the exported state is compared with the model's (capability ``export``).
 
 The checks are table-driven: each :class:`Row` of :data:`ROWS` names its domain, builds a case from a
-key, says which legal actions it compares and how to explain a difference with a rule id. Adding the
-upgrade checks (Duduri, Duduri King, Book of Thoth) when the engine supports the Artifacts expansion is
-one more row with ``requires=("artifacts",)``.
+key, says which legal actions it compares and how to explain a difference with a rule id. A case may
+first play a *prelude* of actions from the loaded position (use the Incense Burner and choose to buy an
+area; use the Book of Thoth; summon Duduri; sell with Duduri King) to reach the decision it compares.
+The Artifacts rows (``requires``: the handshake's ``expansion`` and ``artifacts``, or ``expansion`` alone
+for the Duduri cards) are reported unsupported by engines that do not declare them.
 
 Every difference becomes a :class:`~oracle.results.CheckResult` of suite ``z3`` and, when asked, a
 scenario file that pins it (``docs/scenarios.md``).
@@ -89,6 +91,9 @@ class Follow:
     stones_after: Stones | None = None
     decision_kind: str | None = None
     reject: tuple[str, str] | None = None
+    player_after: JSON = field(default_factory=dict)
+    """Other fields of the player's exported state expected afterwards (``extra_areas`` after buying an area)."""
+    player_rules: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,8 @@ class Case:
     follow: tuple[Follow, ...] = ()
     facts: JSON = field(default_factory=dict)
     cards: tuple[str, ...] = ()
+    prelude: tuple[JSON, ...] = ()
+    """Actions applied from the loaded position before the decision is compared (each must be accepted)."""
 
     @property
     def id(self) -> str:
@@ -162,8 +169,12 @@ def action_key(action: JSON) -> Hashable:
     kind = action.get("type")
     if kind in ("summon", "remove"):
         return (kind, action.get("player"), action.get("card"), _stones_of(action.get("payment")) or repr(action))
-    if kind == "keep_stones":
+    if kind in ("keep_stones", "upgrade_stones"):
         return (kind, action.get("player"), _stones_of(action.get("stones")) or repr(action))
+    if kind == "pay":
+        return (kind, action.get("player"), _stones_of(action.get("payment")) or repr(action))
+    if kind == "choose_options" and isinstance(action.get("options"), list):
+        return (kind, action.get("player"), tuple(sorted(map(str, action["options"]))))
     return (str(kind), repr(sorted(action.items(), key=lambda kv: str(kv[0]))))
 
 
@@ -171,11 +182,22 @@ def _canonical(action: JSON) -> JSON | None:
     """An engine's action in the scenario vocabulary (no extra fields), or None if it is malformed."""
     stones = _payment_of(action)
     kind, player, card = action.get("type"), action.get("player"), action.get("card")
-    if stones is None or not isinstance(player, int) or isinstance(player, bool):
+    if not isinstance(player, int) or isinstance(player, bool):
+        return None
+    if kind == "use_artifact":
+        return {"type": kind, "player": player}
+    options = action.get("options")
+    if kind == "choose_options" and isinstance(options, list) and all(isinstance(o, str) for o in options):
+        return {"type": kind, "player": player, "options": list(options)}
+    if kind == "sell" and isinstance(card, str):
+        return {"type": kind, "player": player, "card": card}
+    if stones is None:
         return None
     if kind in ("summon", "remove") and isinstance(card, str):
         return {"type": kind, "player": player, "card": card, "payment": stones.to_json()}
-    if kind == "keep_stones":
+    if kind == "pay":
+        return {"type": kind, "player": player, "payment": stones.to_json()}
+    if kind in ("keep_stones", "upgrade_stones"):
         return {"type": kind, "player": player, "stones": stones.to_json()}
     return None
 
@@ -204,9 +226,27 @@ def describe(actions: list[JSON] | tuple[JSON, ...]) -> str:
             parts.append(f"{a['type']} {card_name(str(a.get('card')))} paying [{what}]")
         elif a.get("type") == "keep_stones":
             parts.append(f"keep [{what}]")
+        elif a.get("type") == "pay":
+            parts.append(f"pay [{what}]")
+        elif a.get("type") == "upgrade_stones":
+            parts.append(f"upgrade [{_upgrade_text(stones) if stones is not None else what}]")
+        elif a.get("type") == "use_artifact":
+            parts.append("use the artifact")
+        elif a.get("type") == "choose_options":
+            parts.append(f"choose {a.get('options')}")
+        elif a.get("type") == "sell":
+            parts.append(f"sell {card_name(str(a.get('card')))}")
         else:
             parts.append(repr(a))
     return "; ".join(sorted(parts))
+
+
+def _upgrade_text(answer: Stones) -> str:
+    """``1 red -> blue, 1 blue -> purple`` (and a purple "upgrade", which no rule has)."""
+    parts = [f"{answer.red} red -> blue"] if answer.red else []
+    parts += [f"{answer.blue} blue -> purple"] if answer.blue else []
+    parts += [f"{answer.purple} purple -> (no step above purple)"] if answer.purple else []
+    return ", ".join(parts) or "nothing"
 
 
 def _parse_label(label: str) -> Stones:
@@ -232,25 +272,28 @@ def _max_overpay(held: Stones, values: m.Values, cost: int, legal: list[Stones])
     return next(p for o, p in over if o == best)
 
 
-def _payment_probes(kind: str, card: str, held: Stones, values: m.Values, cost: int,
-                    legal: list[Stones]) -> tuple[Follow, ...]:
-    """Pay with the most overpaying legal payment (PAY-2: no change); pay a legal payment plus one more
-    stone (PAY-3: superfluous) and minus one stone (PAY-1: short), which must be rejected."""
+def _payment_probes(make: Callable[[Stones], JSON], held: Stones, values: m.Values, cost: int,
+                    legal: list[Stones], player_after: JSON | None = None,
+                    player_rules: tuple[str, ...] = ()) -> tuple[Follow, ...]:
+    """Pay with the most overpaying legal payment (PAY-2: no change; with ``player_after``, what else the
+    payment buys, any legal payment when none overpays); pay a legal payment plus one more stone (PAY-3:
+    superfluous) and minus one stone (PAY-1: short), which must be rejected. ``make`` builds the action."""
     probes = []
     over = _max_overpay(held, values, cost, legal)
+    if over is None and player_after and legal:
+        over = legal[0]
     if over is not None:
-        probes.append(Follow(_pay_action(kind, card, over), ("PAY-2",), stones_after=held - over))
+        probes.append(Follow(make(over), ("PAY-2",), stones_after=held - over, player_after=player_after or {},
+                             player_rules=player_rules))
     for paid in legal:
         more = next((c for c in _ONE_STONE if held.contains(paid + c)), None)
         if more is not None:
-            probes.append(Follow(_pay_action(kind, card, paid + more), ("PAY-3",),
-                                 reject=PAYMENT_REJECTIONS["PAY-3"]))
+            probes.append(Follow(make(paid + more), ("PAY-3",), reject=PAYMENT_REJECTIONS["PAY-3"]))
             break
     for paid in legal:
         less = next((c for c in _ONE_STONE if paid.contains(c)), None)
         if less is not None:
-            probes.append(Follow(_pay_action(kind, card, paid - less), ("PAY-1",),
-                                 reject=PAYMENT_REJECTIONS["PAY-1"]))
+            probes.append(Follow(make(paid - less), ("PAY-1",), reject=PAYMENT_REJECTIONS["PAY-1"]))
             break
     return tuple(probes)
 
@@ -341,7 +384,7 @@ def _summon_build(key: str) -> Case:
         given={"round": len(area) + 1, "players": [{"hand": [card], "area": area, "stones": held.to_json()}]},
         decision={"kind": "action", "player": PLAYER},
         expected=tuple(_pay_action("summon", card, p) for p in legal),
-        follow=_payment_probes("summon", card, held, values, cost, legal),
+        follow=_payment_probes(lambda paid: _pay_action("summon", card, paid), held, values, cost, legal),
         facts=_facts(held, values, cards, cost, card=card_name(card)),
         cards=(card_name(card), *(card_name(c) for c in area)),
     )
@@ -395,7 +438,7 @@ def _remove_build(key: str) -> Case:
         given={"round": rnd, "players": [{"area": area, "stones": held.to_json()}]},
         decision={"kind": "action", "player": PLAYER},
         expected=tuple(_pay_action("remove", c, p) for c in sorted(area) for p in legal),
-        follow=_payment_probes("remove", target, held, values, rnd, legal),
+        follow=_payment_probes(lambda paid: _pay_action("remove", target, paid), held, values, rnd, legal),
         facts=_facts(held, values, cards, rnd, round=rnd),
         cards=tuple(card_name(c) for c in area),
     )
@@ -544,6 +587,357 @@ def _limit_diagnose(case: Case, missing: list[JSON], extra: list[JSON]) -> Diagn
     return Diagnosis(("LIMIT-2",), f"refuses legal keep choices (any {limit} of the stones held): {describe(missing)}")
 
 
+# ----------------------------------------------------------------------------- the Artifacts expansion
+
+BELPHEGOR = "art-fire-06"
+INCENSE_BURNER = "tile-incense-burner"
+BOOK_OF_THOTH = "tile-book-of-thoth"
+DUDURI = "art-earth-01"
+DUDURI_KING = "art-earth-02"
+ARTIFACTS_SETUP: JSON = {"expansion": True, "artifacts": True}
+EXPANSION_SETUP: JSON = {"expansion": True}
+COST_EFFECTS: dict[str, str] = {"pegasus": PEGASUS, "hippogriff": HIPPOGRIFF, "belphegor": BELPHEGOR}
+INCENSE_EFFECT_SETS: tuple[tuple[str, ...], ...] = (
+    (), ("pegasus",), ("hippogriff",), ("belphegor",), ("pegasus", "hippogriff", "belphegor"))
+"""Cost effects in the area while the Incense Burner's price is paid: none of them may change it (RUL-9)."""
+SALE_CARDS: dict[Family, str] = {
+    Family.FIRE: "base-fire-05",  # Salamander
+    Family.WATER: "base-water-03",  # Sea Spirit
+    Family.EARTH: "base-earth-02",  # Goblin
+    Family.WIND: "base-wind-02",  # Harpy
+    Family.DRAGON: "base-dragon-02",  # Tidal
+}
+"""One card per family to sell (a sale gives stones by family, SELL-1; no sold card's effect resolves)."""
+UPGRADE_REJECTION = ("UPGRADE_INVALID", "STONE-2")
+_SUMMON_ROWS = frozenset({"summon-payment", "remove-payment", "summon-cost"})
+
+
+def _use_artifact() -> JSON:
+    return {"type": "use_artifact", "player": PLAYER}
+
+
+def _price_action(paid: Stones) -> JSON:
+    return {"type": "pay", "player": PLAYER, "payment": paid.to_json()}
+
+
+def _upgrade_action(answer: Stones) -> JSON:
+    return {"type": "upgrade_stones", "player": PLAYER, "stones": answer.to_json()}
+
+
+def _effects_label(names: tuple[str, ...]) -> str:
+    return "+".join(names) or "none"
+
+
+def _answer_order(answer: Stones) -> tuple[int, int]:
+    return answer.total, -answer.red
+
+
+def _upgrade_probes(held: Stones, eligible: Stones, answers: list[Stones], source: m.UpgradeSource,
+                    rules: tuple[str, ...]) -> tuple[Follow, ...]:
+    """Apply the legal answer upgrading the most stones (one of each colour if it can): the stones held after
+    are the model's, then the Action decision. Answers the model rejects (UPGRADE_INVALID, STONE-2): a stone
+    twice (a red going on to purple: more blues than were eligible), a purple stone, one stone too many, none."""
+    best = max(answers, key=lambda a: (a.total, min(a.red, a.blue), -a.red))
+    probes = [Follow(_upgrade_action(best), rules, stones_after=m.upgraded(held, best), decision_kind="action")]
+    wrong: list[Stones] = []
+    if eligible.red and eligible.blue + 2 <= source.allowed:
+        wrong.append(Stones(red=1, blue=eligible.blue + 1))
+    elif eligible.blue + 1 <= source.allowed:
+        wrong.append(Stones(blue=eligible.blue + 1))
+    if held.purple:
+        wrong.append(Stones(purple=1))
+    if eligible.total > source.allowed:
+        red = min(eligible.red, source.allowed + 1)
+        wrong.append(Stones(red=red, blue=source.allowed + 1 - red))
+    wrong.append(Stones())
+    probes += [Follow(_upgrade_action(a), ("STONE-2",), reject=UPGRADE_REJECTION) for a in wrong
+               if a not in answers]
+    return tuple(probes)
+
+
+def _classify_upgrades(missing: list[JSON], extra: list[JSON], eligible: Stones, source: m.UpgradeSource,
+                       rules: tuple[str, ...], eligible_what: str) -> Diagnosis:
+    if not extra:
+        return Diagnosis(rules, f"refuses legal upgrades ({source.least}..{source.allowed} distinct {eligible_what},"
+                                f" one step each): {describe(missing)}")
+    reasons: dict[str, list[JSON]] = {}
+    for action in extra:
+        answer = _payment_of(action)
+        if answer is None:
+            reason = "malformed"
+        elif answer.purple:
+            reason = "purple"
+        elif answer.blue > eligible.blue and answer.red:
+            reason = "twice"
+        elif answer.red > eligible.red or answer.blue > eligible.blue:
+            reason = "not-eligible"
+        elif answer.total > source.allowed:
+            reason = "too-many"
+        else:
+            reason = "too-few"
+        reasons.setdefault(reason, []).append(action)
+    words = {
+        "twice": f"upgrading a stone twice (red -> blue -> purple: more blues than the {eligible.blue} eligible)",
+        "purple": "upgrading a purple stone (nothing is above purple; a purple never changes)",
+        "not-eligible": f"upgrading stones that are not among the {eligible_what} [{eligible}]",
+        "too-many": f"upgrading more than {source.allowed} stone(s)",
+        "too-few": f"upgrading fewer than {source.least} stone(s)",
+        "malformed": "malformed",
+    }
+    order = [r for r in words if r in reasons]
+    message = "; ".join(f"accepts {words[r]}: {describe(reasons[r])}" for r in order)
+    return Diagnosis(rules, f"{source.title}: {message}", UPGRADE_REJECTION)
+
+
+# ----------------------------------------------------------------------------- row: Incense Burner price
+
+
+def _incense_domain() -> list[str]:
+    keys = [f"{m.stones_label(held)}/{cards.label}/{_effects_label(effects)}/areas-0"
+            for held in m.stone_collections(m.MAX_STONES) for cards in m.ALL_VALUE_CARDS
+            for effects in INCENSE_EFFECT_SETS]
+    keys += [f"{m.stones_label(held)}/printed/none/areas-{n}"
+             for held in m.stone_collections(m.MAX_STONES) for n in range(1, m.MAX_EXTRA_AREAS + 1)]
+    return keys
+
+
+def _incense_key(key: str) -> tuple[Stones, m.ValueCards, tuple[str, ...], int]:
+    label, cards, effects, areas = key.split("/")
+    names = () if effects == "none" else tuple(effects.split("+"))
+    if not set(names) <= set(COST_EFFECTS):
+        raise ValueError(f"unknown cost card(s) in {effects!r}; known: {sorted(COST_EFFECTS)}")
+    n = int(areas.removeprefix("areas-"))
+    if not 0 <= n <= m.MAX_EXTRA_AREAS:
+        raise ValueError(f"{n} Additional Areas: 0..{m.MAX_EXTRA_AREAS}")
+    return _parse_label(label), m.ValueCards.parse(cards), names, n
+
+
+def _incense_build(key: str) -> Case:
+    held, cards, effects, areas = _incense_key(key)
+    values = cards.values
+    area = _area_for(cards, held) + [COST_EFFECTS[e] for e in effects]
+    price = m.INCENSE_BURNER_PRICE
+    given: JSON = {"setup": dict(ARTIFACTS_SETUP), "round": len(area) + 1, "players": [{
+        "area": area, "stones": held.to_json(), "artifact": INCENSE_BURNER, "extra_areas": areas}]}
+    where = f"holding [{held}] at {values} ({cards.label}), {_effects_label(effects)} in the area, {areas} extra areas"
+    facts = _facts(held, values, cards, price, cost_effects=list(effects), extra_areas=areas,
+                   buy_offered=m.incense_buy_offered(held, values, areas))
+    names = [card_name(c) for c in area]  # tiles are not cards: the scenarios' cards list cards only
+    if not m.incense_buy_offered(held, values, areas):
+        return Case(
+            row="incense-burner-price", key=key,
+            title=f"use the Incense Burner {where}: buying an area is not offered",
+            given=given, decision={"kind": "choose_options", "player": PLAYER}, expected=(),
+            prelude=(_use_artifact(),), facts=facts, cards=tuple(names),
+        )
+    legal = sorted(m.incense_payments(held, values), key=lambda s: (s.total, -s.red, -s.blue))
+    return Case(
+        row="incense-burner-price", key=key,
+        title=f"buy an area with the Incense Burner (price {price}) {where}",
+        given=given, decision={"kind": "pay", "player": PLAYER, "cost": price},
+        expected=tuple(_price_action(p) for p in legal),
+        follow=_payment_probes(_price_action, held, values, price, legal, player_after={"extra_areas": areas + 1},
+                               player_rules=("ART-8",)),
+        prelude=(_use_artifact(), {"type": "choose_options", "player": PLAYER, "options": ["buy_area"]}),
+        facts=facts, cards=tuple(names),
+    )
+
+
+def _incense_compared(action: JSON) -> bool:
+    kind = action.get("type")
+    options = action.get("options")
+    return kind == "pay" or (kind == "choose_options" and isinstance(options, list) and "buy_area" in options)
+
+
+def _incense_diagnose(case: Case, missing: list[JSON], extra: list[JSON]) -> Diagnosis:
+    held, cards, effects, areas = _incense_key(case.key)
+    values = cards.values
+    price = m.INCENSE_BURNER_PRICE
+    if not m.incense_buy_offered(held, values, areas):
+        if areas >= m.MAX_EXTRA_AREAS:
+            return Diagnosis(("ART-8",), f"offers buying a third Additional Area: {describe(extra)}")
+        cheaper = [c for c in range(price) if m.payments(held, values, c)]
+        lowered = f" (as if the price were {cheaper[-1]})" if cheaper and effects else ""
+        return Diagnosis(("RUL-9", "PAY-1"), f"offers buying an Additional Area with no legal payment of {price}:"
+                                             f" the stones held are worth {values.worth(held)}{lowered}")
+
+    def explain(actual: set[Stones]) -> Diagnosis | None:
+        return _explain_by_values(held, cards, price, actual) or _explain_by_cost(
+            held, values, price, actual, "RUL-9", f"price ({_effects_label(effects)} in the area)")
+
+    base = _classify_payments(case, missing, extra, held, values, price, explain)
+    return Diagnosis(tuple(dict.fromkeys((*base.rules, "RUL-9"))), base.message, base.reject)
+
+
+# ----------------------------------------------------------------------------- row: Book of Thoth upgrades
+
+_THOTH = m.UpgradeSource.BOOK_OF_THOTH
+_THOTH_RULES = ("STONE-2", "RUL-8")
+
+
+def _held_domain() -> list[str]:
+    return [m.stones_label(held) for held in m.stone_collections(m.MAX_STONES)]
+
+
+def _thoth_build(key: str) -> Case:
+    held = _parse_label(key)
+    area = [HESTIA] if held.total > m.BASE_LIMIT else []
+    eligible = Stones(red=held.red, blue=held.blue)
+    answers = sorted(m.upgrade_answers(eligible, _THOTH), key=_answer_order)
+    given: JSON = {"setup": dict(ARTIFACTS_SETUP), "round": len(area) + 1,
+                   "players": [{"area": area, "stones": held.to_json(), "artifact": BOOK_OF_THOTH}]}
+    facts = {"held": held.to_json(), "eligible": eligible.to_json(), "min": _THOTH.least, "max": _THOTH.allowed,
+             "answers": len(answers)}
+    cards = tuple(card_name(c) for c in area)
+    if not answers:
+        return Case(
+            row="book-of-thoth-upgrade", key=key,
+            title=f"holding [{held}] with the Book of Thoth: no red or blue stone, it cannot be used",
+            given=given, decision={"kind": "action", "player": PLAYER}, expected=(),
+            follow=(Follow(_use_artifact(), ("ART-5",), reject=("NO_USABLE_ARTIFACT", "ART-5")),),
+            facts=facts, cards=cards,
+        )
+    return Case(
+        row="book-of-thoth-upgrade", key=key,
+        title=f"use the Book of Thoth holding [{held}]: upgrade 1 or 2 different red / blue stones one step",
+        given=given, decision={"kind": "upgrade_stones", "player": PLAYER},
+        expected=tuple(_upgrade_action(a) for a in answers),
+        follow=_upgrade_probes(held, eligible, answers, _THOTH, _THOTH_RULES),
+        prelude=(_use_artifact(),), facts=facts, cards=cards,
+    )
+
+
+def _thoth_compared(action: JSON) -> bool:
+    return action.get("type") in ("upgrade_stones", "use_artifact")
+
+
+def _thoth_diagnose(case: Case, missing: list[JSON], extra: list[JSON]) -> Diagnosis:
+    held = _parse_label(case.key)
+    if any(a.get("type") == "use_artifact" for a in extra):
+        return Diagnosis(("STONE-2", "ART-5"), f"offers using the Book of Thoth holding [{held}]: no red or blue"
+                                               " stone can go up (a purple never does)",
+                         ("NO_USABLE_ARTIFACT", "ART-5"))
+    return _classify_upgrades(missing, extra, Stones(red=held.red, blue=held.blue), _THOTH, _THOTH_RULES,
+                              "red and blue stones held")
+
+
+# ----------------------------------------------------------------------------- row: Duduri's upgrade
+
+_DUDURI = m.UpgradeSource.DUDURI
+
+
+def _duduri_summon() -> JSON:
+    return {"type": "summon", "player": PLAYER, "card": DUDURI, "payment": Stones().to_json()}
+
+
+def _duduri_build(key: str) -> Case:
+    held = _parse_label(key)
+    area = [HESTIA] if held.total > m.BASE_LIMIT else []
+    eligible = Stones(red=held.red, blue=held.blue)
+    answers = sorted(m.upgrade_answers(eligible, _DUDURI), key=_answer_order)
+    given: JSON = {"setup": dict(EXPANSION_SETUP), "round": len(area) + 1,
+                   "players": [{"hand": [DUDURI], "area": area, "stones": held.to_json()}]}
+    facts = {"held": held.to_json(), "eligible": eligible.to_json(), "min": 1, "max": 1, "answers": len(answers)}
+    cards = ("Duduri", *(card_name(c) for c in area))
+    if not answers:
+        return Case(
+            row="duduri-upgrade", key=key,
+            title=f"holding [{held}]: Duduri (cost 0) cannot be summoned, no stone can go up (SUM-4)",
+            given=given, decision={"kind": "action", "player": PLAYER}, expected=(),
+            follow=(Follow(_duduri_summon(), ("SUM-4",), reject=("INSTANT_UNRESOLVABLE", "SUM-4")),),
+            facts=facts, cards=cards,
+        )
+    return Case(
+        row="duduri-upgrade", key=key,
+        title=f"summon Duduri holding [{held}]: upgrade exactly one red or blue stone one step",
+        given=given, decision={"kind": "upgrade_stones", "player": PLAYER},
+        expected=tuple(_upgrade_action(a) for a in answers),
+        follow=_upgrade_probes(held, eligible, answers, _DUDURI, ("STONE-2",)),
+        prelude=(_duduri_summon(),), facts=facts, cards=cards,
+    )
+
+
+def _duduri_compared(action: JSON) -> bool:
+    return action.get("type") == "upgrade_stones" or (action.get("type") == "summon" and action.get("card") == DUDURI)
+
+
+def _duduri_diagnose(case: Case, missing: list[JSON], extra: list[JSON]) -> Diagnosis:
+    held = _parse_label(case.key)
+    summons = [a for a in extra if a.get("type") == "summon"]
+    if summons:
+        return Diagnosis(("SUM-4", "STONE-2"), f"offers summoning Duduri holding [{held}]: its upgrade cannot be"
+                                               f" resolved (a purple never goes up): {describe(summons)}",
+                         ("INSTANT_UNRESOLVABLE", "SUM-4"))
+    return _classify_upgrades(missing, extra, Stones(red=held.red, blue=held.blue), _DUDURI, ("STONE-2",),
+                              "red and blue stones held")
+
+
+# ----------------------------------------------------------------------------- row: Duduri King's sale upgrade
+
+_KING = m.UpgradeSource.DUDURI_KING
+_KING_RULES = ("STONE-2", "SELL-1")
+
+
+def _king_domain() -> list[str]:
+    top = m.holding_limit(True)
+    return [f"{family.value}/{m.stones_label(held)}" for family in Family
+            for held in m.stone_collections(top - m.sale_stones(family).total)]
+
+
+def _king_key(key: str) -> tuple[Family, Stones]:
+    family, label = key.split("/")
+    return Family(family), _parse_label(label)
+
+
+def _king_build(key: str) -> Case:
+    family, held = _king_key(key)
+    card = SALE_CARDS[family]
+    received = m.sale_stones(family)
+    if held.total + received.total > m.holding_limit(True):
+        raise ValueError(f"[{held}] plus the {received.total} stones of the {family.value.title()} sale is over the"
+                         " limit of 6")
+    answers = sorted(m.upgrade_answers(received, _KING), key=_answer_order)
+    after_sale = held + received
+    area = [DUDURI_KING, HESTIA]
+    given: JSON = {"setup": dict(EXPANSION_SETUP), "round": len(area) + 1, "display": [card],
+                   "players": [{"area": area, "markers": [card], "stones": held.to_json()}]}
+    sell = {"type": "sell", "player": PLAYER, "card": card}
+    facts = {"held": held.to_json(), "family": family.value, "received": received.to_json(),
+             "answers": len(answers)}
+    cards = ("Duduri King", card_name(card), card_name(HESTIA))
+    what = f"sell {card_name(card)} ({family.value}: {received}) with Duduri King holding [{held}]"
+    if len(answers) > 1:
+        return Case(
+            row="duduri-king-sale", key=key, title=f"{what}: upgrade one of the two stones received",
+            given=given, decision={"kind": "upgrade_stones", "player": PLAYER},
+            expected=tuple(_upgrade_action(a) for a in answers),
+            follow=_upgrade_probes(after_sale, received, answers, _KING, _KING_RULES),
+            prelude=(sell,), facts=facts, cards=cards,
+        )
+    result = m.upgraded(after_sale, answers[0]) if answers else after_sale
+    assert {result} == m.duduri_king_sale(held, family)
+    return Case(
+        row="duduri-king-sale", key=key, title=f"{what}: the received stone goes up, no choice: [{result}]",
+        given=given, decision={"kind": "action", "player": PLAYER}, expected=(sell,),
+        follow=(Follow(sell, _KING_RULES, stones_after=result, decision_kind="action"),),
+        facts=facts, cards=cards,
+    )
+
+
+def _king_compared(action: JSON) -> bool:
+    return action.get("type") in ("upgrade_stones", "sell")
+
+
+def _king_diagnose(case: Case, missing: list[JSON], extra: list[JSON]) -> Diagnosis:
+    family, _ = _king_key(case.key)
+    sells = [a for a in (*missing, *extra) if a.get("type") == "sell"]
+    if sells:
+        return Diagnosis(("SELL-1",), f"the sales differ: expected {describe(case.expected)}; missing"
+                                      f" {describe(missing)}, extra {describe(extra)}")
+    return _classify_upgrades(missing, extra, m.sale_stones(family), _KING, _KING_RULES,
+                              "stones received from the sale")
+
+
 # ----------------------------------------------------------------------------- the table
 
 ROWS: tuple[Row, ...] = (
@@ -555,6 +949,19 @@ ROWS: tuple[Row, ...] = (
         _cost_domain, _cost_build, _summon_compared, _cost_diagnose, ("SUM-3",)),
     Row("holding-limit", "holding limit", ("LIMIT-1", "LIMIT-2"), 120,
         _limit_domain, _limit_build, _limit_compared, _limit_diagnose, ("LIMIT-1",)),
+    Row("incense-burner-price", "Incense Burner price",
+        ("RUL-9", "ART-8", "PAY-1", "PAY-2", "PAY-3", "PAY-4", "PAY-5"), 80,
+        _incense_domain, _incense_build, _incense_compared, _incense_diagnose, ("RUL-9",),
+        requires=("expansion", "artifacts")),
+    Row("book-of-thoth-upgrade", "Book of Thoth upgrades", ("RUL-8", "STONE-2", "ART-5"), 40,
+        _held_domain, _thoth_build, _thoth_compared, _thoth_diagnose, ("RUL-8",),
+        requires=("expansion", "artifacts")),
+    Row("duduri-upgrade", "Duduri's upgrade", ("STONE-2", "SUM-4"), 30,
+        _held_domain, _duduri_build, _duduri_compared, _duduri_diagnose, ("STONE-2",),
+        requires=("expansion",)),
+    Row("duduri-king-sale", "Duduri King's sale upgrade", ("STONE-2", "SELL-1", "RUL-8"), 30,
+        _king_domain, _king_build, _king_compared, _king_diagnose, ("STONE-2",),
+        requires=("expansion",)),
 )
 
 
@@ -613,21 +1020,50 @@ def _decision_text(decision: JSON | None) -> str:
     text = f"{decision.get('kind')} of player {decision.get('player')}"
     if decision.get("kind") == "keep_stones":
         text += f", limit {decision.get('limit')}"
+    if decision.get("kind") == "pay":
+        text += f", cost {decision.get('cost')}"
+    if decision.get("kind") == "upgrade_stones":
+        text += f", eligible {decision.get('eligible')}, min {decision.get('min')}, max {decision.get('max')}"
     return text
+
+
+def _prelude_steps(case: Case) -> list[JSON]:
+    return [{"do": action} for action in case.prelude]
+
+
+def _play_prelude(subject: Subject, row: Row, case: Case) -> Divergence | None:
+    """Apply the case's prelude from the loaded position; a divergence if the engine refuses an action of it."""
+    for index, action in enumerate(case.prelude):
+        before = subject.decision()
+        result = subject.apply(action)
+        if result["accepted"]:
+            continue
+        rejection = result.get("rejection") or {}
+        steps = [*_prelude_steps(case)[:index], {"do": action}]
+        return Divergence(case, row.decision_rules, Outcome.WRONGLY_REJECTED,
+                          f"the engine refuses {describe([action])} ({rejection.get('code')},"
+                          f" {rejection.get('rule')}: {rejection.get('message')}) when asked"
+                          f" {_decision_text(before)}; the model allows it",
+                          "accepted", f"rejected: {rejection.get('code')} ({rejection.get('rule')})", tuple(steps))
+    return None
 
 
 def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> Divergence | None:
     """Compare the engine with the model on one case; the first difference found, or None."""
     snapshot = complete_snapshot(case.given)
     subject.load_snapshot(snapshot)
+    refused = _play_prelude(subject, row, case)
+    if refused is not None:
+        return refused
     pending = subject.decision()
     if not _matches(case.decision, pending):
         rules = row.decision_rules
         if case.decision.get("kind") == "keep_stones" or (pending or {}).get("kind") == "keep_stones":
             rules = ("LIMIT-1",)
-        steps: list[JSON] = [{"decision": case.decision, "note": f"the model expects {_decision_text(case.decision)}"}]
+        steps: list[JSON] = [*_prelude_steps(case), {
+            "decision": case.decision, "note": f"the model expects {_decision_text(case.decision)}"}]
         if case.expected:
-            steps[0]["legal"] = list(case.expected)
+            steps[-1]["legal"] = list(case.expected)
         wanted, got = _decision_text(case.decision), _decision_text(pending)
         return Divergence(case, rules, Outcome.FAIL, f"the engine asks {got}; the model expects {wanted}",
                           wanted, got, tuple(steps))
@@ -645,7 +1081,7 @@ def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> D
         pinned = [c for c in (_canonical(a) for a in extra) if c is not None]
         if pinned:
             step["not_legal"] = pinned
-        steps = [step]
+        steps = [*_prelude_steps(case), step]
         if pinned and diagnosis.reject is not None:
             code, rule = diagnosis.reject
             steps.append({"do": pinned[0], "reject": {"code": code, "rule": rule}})
@@ -654,61 +1090,78 @@ def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> D
                           {"missing": missing, "extra": extra})
     if follow:
         for f in case.follow:
-            found = _check_follow(subject, case, snapshot, f)
+            found = _check_follow(subject, row, case, snapshot, f)
             if found is not None:
                 return found
     return None
 
 
-def _check_follow(subject: Subject, case: Case, snapshot: JSON, f: Follow) -> Divergence | None:
+def _check_follow(subject: Subject, row: Row, case: Case, snapshot: JSON, f: Follow) -> Divergence | None:
     subject.load_snapshot(snapshot)
+    refused = _play_prelude(subject, row, case)
+    if refused is not None:
+        return refused
     result = subject.apply(f.action)
     rejection = result.get("rejection") or {}
+    prelude = tuple(_prelude_steps(case))
     if f.reject is not None:
         code, rule = f.reject
         step: JSON = {"do": f.action, "reject": {"code": code, "rule": rule}}
         if result["accepted"]:
             return Divergence(case, (rule,), Outcome.ILLEGAL_ACCEPTED,
                               f"accepts {describe([f.action])}; the model rejects it ({rule}, {code})",
-                              f"rejected: {code} ({rule})", "accepted", (step,))
+                              f"rejected: {code} ({rule})", "accepted", (*prelude, step))
         if rejection.get("rule") != rule:
             return Divergence(case, (rule,), Outcome.FAIL,
                               f"rejects {describe([f.action])} citing {rejection.get('rule')!r}"
                               f" ({rejection.get('code')}); the model's reason is {rule} ({code})",
                               f"rejected: {code} ({rule})",
-                              f"rejected: {rejection.get('code')} ({rejection.get('rule')})", (step,))
+                              f"rejected: {rejection.get('code')} ({rejection.get('rule')})", (*prelude, step))
         return None
     step = {"do": f.action}
+    expected_player: JSON = dict(f.player_after)
     if f.stones_after is not None:
-        step["expect"] = {"players": [{"stones": f.stones_after.to_json()}]}
+        expected_player["stones"] = f.stones_after.to_json()
+    if expected_player:
+        step["expect"] = {"players": [expected_player]}
     if f.decision_kind is not None:
         step["decision"] = {"kind": f.decision_kind, "player": PLAYER}
     if not result["accepted"]:
         return Divergence(case, f.rules, Outcome.WRONGLY_REJECTED,
                           f"the engine lists {describe([f.action])} as legal, then refuses it: {rejection}",
-                          "accepted", f"rejected: {rejection}", (step,))
+                          "accepted", f"rejected: {rejection}", (*prelude, step))
     if not subject.handshake.can("export"):
         return None
-    after = _stones_of(subject.export()["players"][PLAYER].get("stones"))
+    exported = subject.export()["players"][PLAYER]
+    after = _stones_of(exported.get("stones"))
     pending = subject.decision()
     problems = []
-    rules = f.rules
+    rules: tuple[str, ...] = ()
     if f.stones_after is not None and after != f.stones_after:
         paid = _payment_of(f.action)
+        rules = f.rules
         if after is not None and after.contains(f.stones_after) and f.rules == ("PAY-2",) and paid is not None:
             problems.append(f"gives change: holds [{after}] after paying [{paid}], not [{f.stones_after}]"
                             f" ({after - f.stones_after} given back)")
         else:
             problems.append(f"holds [{after}] afterwards, not [{f.stones_after}]")
-            if f.rules == ("PAY-2",):
+            if f.rules == ("PAY-2",) and case.row in _SUMMON_ROWS:
                 rules = ("PAY-2", "SUM-2")
+    wrong = {k: exported.get(k) for k, v in f.player_after.items() if exported.get(k) != v}
+    if wrong:
+        problems.append(", ".join(f"{k} is {v!r}, not {f.player_after[k]!r}" for k, v in wrong.items()))
+        rules = (*rules, *(f.player_rules or f.rules))
     if f.decision_kind is not None and (pending or {}).get("kind") != f.decision_kind:
         problems.append(f"then asks {_decision_text(pending)}, not {f.decision_kind}")
+        rules = (*rules, *f.rules)
     if not problems:
         return None
-    return Divergence(case, rules, Outcome.FAIL, f"after {describe([f.action])}: " + "; ".join(problems),
-                      f"holds [{f.stones_after}]" + (f", then {f.decision_kind}" if f.decision_kind else ""),
-                      f"holds [{after}], then {_decision_text(pending)}", (step,))
+    fields = "".join(f", {k} {v!r}" for k, v in f.player_after.items())
+    found = "".join(f", {k} {exported.get(k)!r}" for k in f.player_after)
+    return Divergence(case, tuple(dict.fromkeys(rules)), Outcome.FAIL,
+                      f"after {describe([f.action])}: " + "; ".join(problems),
+                      f"holds [{f.stones_after}]{fields}" + (f", then {f.decision_kind}" if f.decision_kind else ""),
+                      f"holds [{after}]{found}, then {_decision_text(pending)}", (*prelude, step))
 
 
 def _reproduce(options: ConformOptions, case: Case) -> str:
@@ -716,10 +1169,10 @@ def _reproduce(options: ConformOptions, case: Case) -> str:
     return f"oracle z3 conform{impl} --case {case.id}"
 
 
-def _scenario(divergence: Divergence, engine: str) -> JSON:
+def _scenario(divergence: Divergence, engine: str, requires: tuple[str, ...] = ()) -> JSON:
     case = divergence.case
     rules = list(dict.fromkeys(divergence.rules))
-    return {
+    doc: JSON = {
         "id": scenario_id(f"z3-{case.id}-{'-'.join(rules)}"),
         "title": f"{case.title}: {divergence.message}"[:300],
         "rules": rules,
@@ -728,6 +1181,9 @@ def _scenario(divergence: Divergence, engine: str) -> JSON:
         "given": case.given,
         "steps": list(divergence.steps),
     }
+    if requires:
+        doc["requires"] = list(requires)
+    return doc
 
 
 def _result(divergence: Divergence, options: ConformOptions, row: Row, engine: str, total: int) -> CheckResult:
@@ -735,7 +1191,7 @@ def _result(divergence: Divergence, options: ConformOptions, row: Row, engine: s
     details: JSON = {"state": case.facts, "case": case.id, **divergence.details}
     reproduce = _reproduce(options, case)
     if options.save_failures is not None:
-        path = write_scenario(options.save_failures, _scenario(divergence, engine), "z3")
+        path = write_scenario(options.save_failures, _scenario(divergence, engine, row.requires), "z3")
         details["scenario"] = str(path)
         reproduce += f"  (scenario: {path})"
     message = divergence.message

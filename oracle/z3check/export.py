@@ -7,10 +7,18 @@
 * ``limit/``: one stone below, at and above the limit (4, and 6 with Hestia), for every collection of
   those sizes: the keep decision is asked exactly above the limit, every sub-collection of exactly the
   limit is a legal choice, keeping one stone more is rejected, and keeping ends the decision (LIMIT-1/2).
+* ``incense/``: the Incense Burner's price (requires the expansion and the artifact tiles): for every
+  collection of up to 3 stones and each of the 8 stone-value assignments, with Pegasus, Hippogriff and
+  Belphegor in the area, buying an area is offered exactly when a legal payment of 3 exists; then every
+  minimal payment of 3 is ``legal``, every other sub-collection ``not_legal``, a superfluous and a short
+  payment are rejected, and paying leaves ``held - paid`` and one Additional Area (RUL-9, ART-8, PAY-*).
 * ``upgrades/``: Duduri King's one upgrade per sale, for the sales whose upgrade leaves no choice
   (Fire, Water, Earth, Dragon), with stones held before the sale that must not be upgraded (RUL-8;
-  requires the expansion). Upgrades with a choice (Duduri, Book of Thoth, a Wind sale) need the choice
-  vocabulary of the Artifacts protocol and come with the engine's Artifacts support.
+  requires the expansion); and the upgrade decisions with a choice, each answer ``legal`` or
+  ``not_legal`` as the model says, the illegal ones rejected (UPGRADE_INVALID, STONE-2), one applied:
+  the Book of Thoth (1 or 2 different red / blue stones; requires the artifact tiles), Duduri (exactly
+  one) for every collection of up to 4 stones, and Duduri King on a Wind sale (one of the red and blue
+  stones received) for every collection of up to 2 stones held before it.
 """
 
 from __future__ import annotations
@@ -19,11 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from oracle.model import Family, Stones
+from oracle.scenarios.match import canonical_action
 from oracle.z3check import models as m
 from oracle.z3check.conformance import (
     HESTIA,
     PLAYER,
+    SALE_CARDS,
     SUMMON_CARDS,
+    Case,
     Follow,
     case_by_id,
 )
@@ -33,12 +44,11 @@ JSON = dict[str, Any]
 SOURCE = "z3 model boundary case (oracle z3 export)"
 PAYMENT_MAX_STONES = 3
 DUDURI_KING = "art-earth-02"
-SALE_CARDS = {
-    Family.FIRE: "base-fire-05",  # Salamander
-    Family.WATER: "base-water-03",  # Sea Spirit
-    Family.EARTH: "base-earth-02",  # Goblin
-    Family.DRAGON: "base-dragon-02",  # Tidal
-}
+INCENSE_MAX_STONES = 3
+INCENSE_EFFECTS = "pegasus+hippogriff+belphegor"
+UPGRADE_MAX_STONES = 4
+WIND_SALE_MAX_STONES = 2
+ARTIFACTS = ["expansion", "artifacts"]
 SALE_HELD = {Family.FIRE: Stones(blue=1), Family.WATER: Stones(red=1), Family.EARTH: Stones(blue=1),
              Family.DRAGON: Stones(red=1)}
 """Stones held before the sale, chosen so that upgrading one of them instead shows in the colour counts."""
@@ -53,8 +63,11 @@ def _probe_step(probe: Follow) -> JSON:
         code, rule = probe.reject
         return {"do": probe.action, "reject": {"code": code, "rule": rule}}
     step: JSON = {"do": probe.action}
+    player: JSON = dict(probe.player_after)
     if probe.stones_after is not None:
-        step["expect"] = {"players": [{"stones": probe.stones_after.to_json()}]}
+        player["stones"] = probe.stones_after.to_json()
+    if player:
+        step["expect"] = {"players": [player]}
     if probe.decision_kind is not None:
         step["decision"] = {"kind": probe.decision_kind, "player": PLAYER}
     return step
@@ -146,8 +159,8 @@ def limit_scenarios() -> list[JSON]:
 
 def upgrade_scenarios() -> list[JSON]:
     docs = []
-    for family, card in SALE_CARDS.items():
-        held = SALE_HELD[family]
+    for family, held in SALE_HELD.items():
+        card = SALE_CARDS[family]
         after = m.duduri_king_sale(held, family)
         if len(after) != 1:
             continue
@@ -176,8 +189,139 @@ def upgrade_scenarios() -> list[JSON]:
     return docs
 
 
+def _case_steps(case: Case, universe: list[JSON], decision: JSON | None = None,
+                also_legal: tuple[JSON, ...] = ()) -> list[JSON]:
+    """A row's case as scenario steps: its prelude, then the decision with every action of ``universe`` legal
+    or not as the model says, the model's rejections, and its accepted follow-up (at most one)."""
+    steps: list[JSON] = [{"do": action} for action in case.prelude]
+    if not steps:
+        steps.append({})
+    steps[-1]["decision"] = decision or case.decision
+    legal = [*case.expected, *also_legal]
+    keys = {canonical_action(a) for a in case.expected}
+    check: JSON = {}
+    if legal:
+        check["legal"] = legal
+    not_legal = [a for a in universe if canonical_action(a) not in keys]
+    if not_legal:
+        check["not_legal"] = not_legal
+    if check:
+        steps.append(check)
+    steps += [_probe_step(p) for p in case.follow if p.reject is not None]
+    steps += [_probe_step(p) for p in case.follow if p.reject is None][:1]
+    return steps
+
+
+def _pay(paid: Stones) -> JSON:
+    return {"type": "pay", "player": PLAYER, "payment": paid.to_json()}
+
+
+def _upgrade(answer: Stones) -> JSON:
+    return {"type": "upgrade_stones", "player": PLAYER, "stones": answer.to_json()}
+
+
+def _choose(option: str) -> JSON:
+    return {"type": "choose_options", "player": PLAYER, "options": [option]}
+
+
+def incense_scenarios() -> list[JSON]:
+    docs = []
+    for held in m.stone_collections(INCENSE_MAX_STONES):
+        for cards in m.ALL_VALUE_CARDS:
+            _, case = case_by_id(f"incense-burner-price/{m.stones_label(held)}/{cards.label}/{INCENSE_EFFECTS}/areas-0")
+            values = cards.values
+            offered = m.incense_buy_offered(held, values, 0)
+            if offered:
+                steps = _case_steps(case, [_pay(p) for p in held.sub_collections()])
+                steps[0]["decision"] = {"kind": "choose_options", "player": PLAYER}
+                steps.insert(1, {"legal": [_choose("buy_area"), _choose("shelter_top_2")]})
+                rules = ["RUL-9", "ART-8", "PAY-1", "PAY-2", "PAY-3", "PAY-5"]
+                outcome = f"pay exactly like a cost of {m.INCENSE_BURNER_PRICE}"
+            else:
+                steps = _case_steps(case, [_choose("buy_area")], also_legal=(_choose("shelter_top_2"),))
+                rules = ["RUL-9", "ART-8", "PAY-1"]
+                outcome = f"buying an area is not offered (no legal payment of {m.INCENSE_BURNER_PRICE})"
+            if cards.names:
+                rules += ["PAY-4", "RUL-16"]
+            docs.append({
+                "id": scenario_id(f"z3-incense-{m.stones_label(held)}-{cards.label}"),
+                "title": f"Incense Burner holding [{held}] at {values} ({cards.label}), Pegasus, Hippogriff and"
+                         f" Belphegor in the area: {outcome}",
+                "rules": rules,
+                "cards": list(dict.fromkeys(case.cards)),
+                "source": SOURCE + "; the Incense Burner's price is never reduced or fixed",
+                "requires": list(ARTIFACTS),
+                "given": case.given,
+                "steps": steps,
+            })
+    return docs
+
+
+def _upgrade_universe(held: Stones, eligible: Stones, allowed: int) -> list[JSON]:
+    """Every answer within one step of the legal ones: a red gone on to purple, a purple, one stone too many."""
+    return [_upgrade(Stones(r, b, p)) for r in range(eligible.red + 1) for b in range(eligible.blue + r + 1)
+            for p in range(min(held.purple, 1) + 1) if r + b + p <= allowed + 1]
+
+
+def _upgrade_decision(case: Case, eligible: Stones) -> JSON:
+    if case.decision.get("kind") != "upgrade_stones":
+        return case.decision
+    return {**case.decision, "eligible": eligible.to_json(), "min": 1}
+
+
+def _upgrade_doc(case: Case, held: Stones, eligible: Stones, source: m.UpgradeSource, rules: list[str],
+                 requires: list[str], name: str, title: str) -> JSON:
+    universe = _upgrade_universe(held, eligible, source.allowed)
+    if case.decision.get("kind") != "upgrade_stones":
+        universe = []
+    return {
+        "id": scenario_id(name),
+        "title": title,
+        "rules": rules,
+        "cards": list(dict.fromkeys(case.cards)),
+        "source": SOURCE + f"; {source.title}: distinct stones, one step each, never twice, never a purple",
+        "requires": requires,
+        "given": case.given,
+        "steps": _case_steps(case, universe, _upgrade_decision(case, eligible)),
+    }
+
+
+def choice_upgrade_scenarios() -> list[JSON]:
+    docs = []
+    for held in m.stone_collections(UPGRADE_MAX_STONES):
+        label = m.stones_label(held)
+        eligible = Stones(red=held.red, blue=held.blue)
+        usable = bool(eligible.total)
+        _, case = case_by_id(f"book-of-thoth-upgrade/{label}")
+        docs.append(_upgrade_doc(
+            case, held, eligible, m.UpgradeSource.BOOK_OF_THOTH,
+            ["RUL-8", "STONE-2"] if usable else ["ART-5", "STONE-2"], list(ARTIFACTS),
+            f"z3-upgrade-book-of-thoth-{label}",
+            f"Book of Thoth holding [{held}]: " + ("upgrade 1 or 2 different red or blue stones one step each,"
+                                                   " never one twice, never a purple"
+                                                   if usable else "no red or blue stone, it cannot be used")))
+        _, case = case_by_id(f"duduri-upgrade/{label}")
+        docs.append(_upgrade_doc(
+            case, held, eligible, m.UpgradeSource.DUDURI,
+            ["STONE-2"] if usable else ["SUM-4", "STONE-2"], ["expansion"],
+            f"z3-upgrade-duduri-{label}",
+            f"Duduri holding [{held}]: " + ("upgrade exactly one red or blue stone one step"
+                                            if usable else "no stone can go up, Duduri cannot be summoned")))
+    received = m.sale_stones(Family.WIND)
+    for held in m.stone_collections(WIND_SALE_MAX_STONES):
+        label = m.stones_label(held)
+        _, case = case_by_id(f"duduri-king-sale/{Family.WIND.value}/{label}")
+        docs.append(_upgrade_doc(
+            case, held + received, received, m.UpgradeSource.DUDURI_KING, ["RUL-8", "STONE-2", "SELL-1"],
+            ["expansion"], f"z3-upgrade-duduri-king-wind-sale-{label}",
+            f"Duduri King: selling a Wind card ({received}) while holding [{held}] upgrades one of the two"
+            " received stones one step, the player's choice"))
+    return docs
+
+
 def export_boundaries(directory: Path) -> dict[str, list[Path]]:
     """Write every boundary scenario below ``directory``; the paths written, by group."""
-    groups = {"payments": payment_scenarios(), "limit": limit_scenarios(), "upgrades": upgrade_scenarios()}
+    groups = {"payments": payment_scenarios(), "limit": limit_scenarios(), "incense": incense_scenarios(),
+              "upgrades": upgrade_scenarios() + choice_upgrade_scenarios()}
     return {group: [write_scenario(directory, doc, group) for doc in docs] for group, docs in groups.items()}
 

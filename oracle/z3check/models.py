@@ -10,11 +10,13 @@ conformance checks (:mod:`oracle.z3check.conformance`, which enumerate the exact
   Giant +1 blue and +1 purple, Hae-tae swapping the blue and purple values, in every combination.
 * Holding limit (LIMIT-1, LIMIT-2): 4 stones, 6 with Hestia; a player over it keeps exactly the limit,
   any sub-collection of that size being a legal choice.
-* Upgrades (RUL-8; Artifacts expansion): red -> blue or blue -> purple, one step per stone, never a
+* Upgrades (RUL-8, STONE-2; Artifacts expansion): red -> blue or blue -> purple, one step per stone, never a
   downgrade, never the same stone twice, at most 2 stones (Book of Thoth, "up to"), 1 (Duduri) or 1 of
-  the stones received from a sale (Duduri King).
+  the stones received from a sale (Duduri King). The answers to an ``upgrade_stones`` decision are the
+  pairs (reds up, blues up) of 1 .. allowed distinct eligible stones; purple is never eligible.
 * Summoning cost (SUM-3): reductions stack and stop at 0; a fixed cost (Belphegor: Fire cards cost 1)
-  ignores every reduction. The Incense Burner's price is 3, paid like a cost, never reduced (RUL-9).
+  ignores every reduction. The Incense Burner's price is 3, paid like a cost, never reduced (RUL-9); buying
+  an Additional Area is offered below two of them with a legal payment of 3 (ART-8).
 
 Z3 has no type stubs, so its expressions are typed :data:`Expr` (``Any``).
 """
@@ -375,6 +377,12 @@ class UpgradeSource(Enum):
         self.mandatory = mandatory
         self.rule = rule
 
+    @property
+    def least(self) -> int:
+        """The fewest stones one answer upgrades (the decision's ``min``): "up to 2" is still at least 1 once the
+        Book of Thoth is used, and Duduri's "one" is exactly 1. With no red or blue stone nothing is asked."""
+        return 1
+
 
 def upgrade_legal(before: SymStones, reds_up: Expr, blues_up: Expr, allowed: Expr) -> Expr:
     """``reds_up`` red -> blue and ``blues_up`` blue -> purple steps, each on a different stone held before.
@@ -408,6 +416,31 @@ def upgrades(held: Stones, source: UpgradeSource) -> frozenset[Stones]:
     after = SymStones.fresh("after")
     constraints.append(after.same(after_upgrade(before, reds_up, blues_up)))
     return frozenset(enumerate_stones(constraints, after))
+
+
+def upgrade_answer_legal(eligible: SymStones, answer: SymStones, least: Expr, allowed: Expr) -> Expr:
+    """STONE-2 / RUL-8: an ``upgrade_stones`` answer turns ``answer.red`` eligible reds into blue and
+    ``answer.blue`` eligible blues into purple: distinct stones, one step each (the blues are blues held
+    *before*, so no stone goes twice), never a purple (``answer.purple`` is 0), ``least`` .. ``allowed`` stones."""
+    steps = answer.red + answer.blue
+    return z3.And(answer.purple == 0, upgrade_legal(eligible, answer.red, answer.blue, allowed), steps >= least)
+
+
+@cache
+def upgrade_answers(eligible: Stones, source: UpgradeSource) -> frozenset[Stones]:
+    """The exact set of legal answers ``{red: reds up, blue: blues up, purple: 0}`` to ``source``'s upgrade
+    decision over the ``eligible`` stones (the red and blue stones held; Duduri King: the sale's stones).
+    Empty when no stone can go up: the decision is not asked (EFF-2), and Duduri cannot be summoned (SUM-4)."""
+    answer = SymStones.fresh("answer")
+    legal = upgrade_answer_legal(SymStones.const(eligible), answer, z3.IntVal(source.least),
+                                 z3.IntVal(source.allowed))
+    return frozenset(enumerate_stones([answer.nonneg(), legal], answer))
+
+
+def upgraded(held: Stones, answer: Stones) -> Stones:
+    """The stones held after an upgrade answer (RUL-8: ``answer.red`` red -> blue, ``answer.blue`` blue -> purple)."""
+    after = after_upgrade(SymStones.const(held), z3.IntVal(answer.red), z3.IntVal(answer.blue))
+    return Stones(*(_as_int(z3.simplify(c)) for c in after.counts()))
 
 
 def sale_stones(family: Family) -> Stones:
@@ -461,7 +494,29 @@ def card_cost(printed: int, family: Family, pegasus: bool = False, hippogriff: b
     return _as_int(z3.simplify(term))
 
 
+MAX_EXTRA_AREAS = 2
+"""ART-8: at most two Additional Areas per player."""
+
+
 def incense_burner_price_term(pegasus: Expr, hippogriff: Expr, belphegor: Expr) -> Expr:
     """RUL-9: always 3; the cost effects are deliberately not consulted."""
     del pegasus, hippogriff, belphegor
     return z3.IntVal(INCENSE_BURNER_PRICE)
+
+
+def incense_buy_offered_term(held: SymStones, values: SymValues, extra_areas: Expr, price: Expr) -> Expr:
+    """ART-8 / RUL-9: buying an area is offered below two Additional Areas when a legal payment of the price
+    exists among the stones held (some collection of up to ``MAX_STONES`` stones pays it)."""
+    payable = z3.Or(*(payment_legal(held, SymStones.const(c), values, price) for c in stone_collections(MAX_STONES)))
+    return z3.And(extra_areas < MAX_EXTRA_AREAS, payable)
+
+
+def incense_buy_offered(held: Stones, values: Values, extra_areas: int) -> bool:
+    """Whether the Incense Burner offers ``buy_area`` (then its ``pay`` decision has cost 3)."""
+    return extra_areas < MAX_EXTRA_AREAS and bool(payments(held, values, INCENSE_BURNER_PRICE))
+
+
+def incense_payments(held: Stones, values: Values) -> frozenset[Stones]:
+    """RUL-9: the legal answers to the Incense Burner's ``pay`` decision: the legal payments of a cost of 3 at the
+    stone values in force, whatever cost effects are in the area."""
+    return payments(held, values, INCENSE_BURNER_PRICE)

@@ -8,7 +8,8 @@ Domains (see ``docs/z3.md``): payments over every held collection of up to 6 sto
 collection, every cost 0..15 and the 8 value assignments the base cards allow (Agni, Water Giant,
 Hae-tae in any combination); the holding limit over every collection of up to limit + 3 stones with and
 without Hestia; upgrades over every collection of up to 6 stones and each source (Book of Thoth 2,
-Duduri 1, Duduri King 1 per sale); costs over printed costs 0..15, Pegasus, Hippogriff and Belphegor.
+Duduri 1, Duduri King 1 per sale) and every upgrade answer; costs over printed costs 0..15, Pegasus,
+Hippogriff and Belphegor; the Incense Burner over the payment domain, 0..2 Additional Areas and the cost cards.
 """
 
 from __future__ import annotations
@@ -277,6 +278,19 @@ def _incense_burner() -> Problem:
     return p
 
 
+def _incense_offered() -> Problem:
+    p = Problem()
+    held = _held(p)
+    values = _value_cards(p)
+    extra_areas = _cost(p, "extra_areas", low=0, high=m.MAX_EXTRA_AREAS)
+    pegasus, hippogriff, belphegor = (_flag(p, n) for n in ("pegasus", "hippogriff", "belphegor"))
+    price = m.incense_burner_price_term(pegasus, hippogriff, belphegor)
+    offered = m.incense_buy_offered_term(held, values, extra_areas, price)
+    p.negate(offered != z3.And(extra_areas < m.MAX_EXTRA_AREAS, values.worth(held) >= m.INCENSE_BURNER_PRICE))
+    p.show.update({"offered": offered, "held.worth": values.worth(held)})
+    return p
+
+
 # ----------------------------------------------------------------------------- holding limit
 
 
@@ -438,6 +452,41 @@ def _counts_match_stones() -> Problem:
     return p
 
 
+def _answer_setup(p: Problem) -> tuple[SymStones, Expr, SymStones, Expr]:
+    """Any held collection, 1 or 2 upgrades allowed (Duduri, Book of Thoth; at least 1), and any answer."""
+    held = _held(p)
+    allowed = z3.Int("allowed")
+    p.add(z3.Or(allowed == 1, allowed == 2))
+    answer = _stones(p, "answer", 2 * m.MAX_STONES)
+    least = z3.IntVal(m.UpgradeSource.BOOK_OF_THOTH.least)
+    legal = m.upgrade_answer_legal(held, answer, least, allowed)
+    p.show.update({"allowed": allowed, "legal": legal})
+    return held, allowed, answer, legal
+
+
+def _answers_are_upgrades() -> Problem:
+    p = Problem()
+    held, allowed, answer, legal = _answer_setup(p)
+    after = m.after_upgrade(held, answer.red, answer.blue)
+    in_model = z3.And(answer.purple == 0, m.upgrade_legal(held, answer.red, answer.blue, allowed),
+                      z3.Not(after.same(held)))
+    p.negate(z3.Or(legal != in_model, z3.And(legal, z3.Or(z3.Not(after.nonneg()), after.total() != held.total(),
+                                                             after.purple - held.purple > held.blue))))
+    p.show.update({"after.red": after.red, "after.blue": after.blue, "after.purple": after.purple})
+    return p
+
+
+def _answer_exists() -> Problem:
+    p = Problem()
+    held, allowed, _, _ = _answer_setup(p)
+    least = z3.IntVal(m.UpgradeSource.BOOK_OF_THOTH.least)
+    candidates = [SymStones.const(c) for c in m.stone_collections(2)]
+    exists = z3.Or(*(m.upgrade_answer_legal(held, c, least, allowed) for c in candidates))
+    p.negate(exists != (held.red + held.blue >= 1))
+    p.show["exists"] = exists
+    return p
+
+
 def _duduri_king_sale_only() -> Problem:
     """Over every family: one received stone goes up one step if any can, the held stones never change."""
     p = Problem()
@@ -574,6 +623,10 @@ PROPERTIES: tuple[Property, ...] = (
     Property("incense-burner-price-is-3", ("RUL-9",),
              "the Incense Burner's price is paid exactly like a cost of 3, whatever reduces or fixes costs",
              PAY_DOMAIN + "; Pegasus, Hippogriff, Belphegor in any combination", _incense_burner),
+    Property("incense-burner-buy-offered-iff-worth-3", ("RUL-9", "ART-8"),
+             "buying an area is offered exactly below two Additional Areas when the stones held are worth 3 or more",
+             PAY_DOMAIN + "; 0..2 Additional Areas; Pegasus, Hippogriff, Belphegor in any combination",
+             _incense_offered),
     Property("limit-is-4-or-6", ("LIMIT-1",), "the holding limit is 4, and 6 with Hestia",
              "Hestia or not", _limit_is_4_or_6),
     Property("keep-choice-exists", ("LIMIT-2",), "a player over the limit always has a legal keep choice",
@@ -600,6 +653,13 @@ PROPERTIES: tuple[Property, ...] = (
     Property("upgrade-count-model-in-stone-model", ("RUL-8",),
              "every upgrade of the colour-count model is realised by upgrading distinct stones one step each",
              UPGRADE_DOMAIN, _counts_match_stones),
+    Property("upgrade-answers-are-the-upgrades", ("RUL-8", "STONE-2"),
+             "an upgrade_stones answer is legal exactly when it is an upgrade of the count model (distinct stones,"
+             " one step each, <= allowed) that changes something, with no purple: never twice, never down",
+             UPGRADE_DOMAIN + ", any answer", _answers_are_upgrades),
+    Property("upgrade-answer-exists-iff-red-or-blue", ("STONE-2", "SUM-4"),
+             "an upgrade decision has a legal answer exactly when a red or blue stone is held (purple never rises)",
+             UPGRADE_DOMAIN, _answer_exists),
     Property("duduri-king-one-sale-stone", ("RUL-8", "SELL-1"),
              "Duduri King raises exactly one received stone one step when one can rise (never a Dragon's"
              " purple) and never touches the stones held before", UPGRADE_DOMAIN + ", every family's sale",
@@ -681,4 +741,5 @@ def domain_sizes() -> dict[str, int]:
         "holding-limit states": limit_states,
         "upgrade states (held x allowed 1..2)": held * 2,
         "cost states (printed x family x Pegasus x Hippogriff x Belphegor)": costs * len(Family) * 8,
+        "Incense Burner states (held x values x 0..2 areas x cost cards)": held * values * 3 * 8,
     }

@@ -1,5 +1,6 @@
-"""The ``z3`` suite of ``oracle check``: the engine's payments, costs and holding-limit choices compared with
-the exact sets the Z3 models allow (:mod:`oracle.z3check.conformance`).
+"""The ``z3`` suite of ``oracle check``: the engine's payments, costs and holding-limit choices, and with the
+Artifacts expansion the Incense Burner's price and the stone upgrades (Book of Thoth, Duduri, Duduri King),
+compared with the exact sets the Z3 models allow (:mod:`oracle.z3check.conformance`).
 
 Options read from :class:`~oracle.check.CheckOptions`: ``seed`` (which deterministic sample of each
 domain is checked), ``rules`` (only the rows checking one of these rule ids), and in ``extra``:
@@ -40,7 +41,8 @@ def conform_options(eut: EngineUnderTest, options: CheckOptions) -> ConformOptio
 
 @suite(SUITE)
 def z3_suite(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
-    """Model conformance of payments (PAY-*, REM-1), summoning costs (SUM-3) and the holding limit (LIMIT-*)."""
+    """Model conformance of payments (PAY-*, REM-1), summoning costs (SUM-3), the holding limit (LIMIT-*), the
+    Incense Burner's price (RUL-9) and stone upgrades (RUL-8, STONE-2)."""
     conform = conform_options(eut, options)
     if options.rules and not conform.rows:
         return []
