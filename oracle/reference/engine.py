@@ -28,6 +28,7 @@ class ReferenceEngine:
         load_handlers()
         self.table: Table | None = None
         self.spec: DecisionSpec | None = None
+        self._decision_json: tuple[DecisionSpec, JSON] | None = None
 
     def handshake(self) -> JSON:
         return reference_handshake(ENGINE_NAME, __version__)
@@ -75,7 +76,11 @@ class ReferenceEngine:
     # ------------------------------------------------------------------ decisions
 
     def decision(self) -> JSON | None:
-        return None if self.spec is None else self.spec.to_json()
+        if self.spec is None:
+            return None
+        if self._decision_json is None or self._decision_json[0] is not self.spec:
+            self._decision_json = (self.spec, self.spec.to_json())
+        return dict(self._decision_json[1])
 
     def legal_actions(self) -> list[JSON]:
         return actions.legal_actions(self._require_game(), self.spec)

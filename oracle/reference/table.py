@@ -152,14 +152,15 @@ class Table:
 
     def over_limit(self) -> int | None:
         """The first player holding more stones than their limit and not yet choosing, if any."""
-        candidates = [
-            i for i, p in enumerate(self.state.players)
-            if p.stones.total > BASE_HOLDING_LIMIT and p.stones.total > self.holding_limit(i)
-        ]
-        if not candidates:
-            return None
-        choosing = {f.player for f in self.state.stack if f.kind == "keep"}
-        return next((p for p in candidates if p not in choosing), None)
+        for index, player in enumerate(self.state.players):
+            held = player.stones.red + player.stones.blue + player.stones.purple
+            if (
+                held > BASE_HOLDING_LIMIT
+                and held > self.holding_limit(index)
+                and not any(f.kind == "keep" and f.player == index for f in self.state.stack)
+            ):
+                return index
+        return None
 
     def needs_shuffle(self) -> bool:
         return not self.state.draw_pile and bool(self.state.discard_pile)
