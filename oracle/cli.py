@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from invariants.cli import fuzz_command
 from oracle.cards import CardDataError, catalogue
 from oracle.check import CheckOptions, EngineUnderTest, run_check
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault
@@ -33,6 +34,7 @@ app = typer.Typer(
 
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(z3_app, name="z3")
+app.command("fuzz")(fuzz_command)
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -95,7 +95,7 @@ class Frame:
             "source": self.source,
             "effect": self.effect,
             "stage": self.stage,
-            "memo": self.memo,
+            "memo": copy.deepcopy(self.memo),
         }
 
     @staticmethod
@@ -107,7 +107,7 @@ class Frame:
             source=str(data.get("source", "")),
             effect=str(data.get("effect", "")),
             stage=int(data.get("stage", 0)),
-            memo=dict(data.get("memo", {})),
+            memo=copy.deepcopy(dict(data.get("memo", {}))),
         )
 
 

@@ -1,0 +1,210 @@
+"""``oracle fuzz``: fuzz an engine with Hypothesis, checking every invariant after every step and comparing it
+in lock-step with the reference engine. ``oracle/cli.py`` registers :func:`fuzz_command`.
+
+Exit codes: 0 no failure; 1 a failure (or an engine fault); 2 bad input.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from invariants.catalog import ALL_NAMES
+from invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport, run_fuzz
+from invariants.game import Stats
+from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault, resolve_impl
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+DEFAULT_GAMES = 50
+
+
+def _bad(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def parse_players(text: str) -> tuple[int, ...]:
+    """``2-4``, ``3`` or ``2,4`` -> the player counts (each from 2 to 4)."""
+    counts: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        low, dash, high = part.partition("-")
+        try:
+            first, last = int(low), int(high) if dash else int(low)
+        except ValueError:
+            raise ValueError(f"--players {text!r}: expected a count like 3, a range like 2-4, or a list like 2,4") \
+                from None
+        if not 2 <= first <= last <= 4:
+            raise ValueError(f"--players {text!r}: the game is for 2 to 4 players")
+        counts.update(range(first, last + 1))
+    if not counts:
+        raise ValueError(f"--players {text!r}: no player count given")
+    return tuple(sorted(counts))
+
+
+class _Progress:
+    """A one-line counter on stderr (only when stderr is a terminal, unless forced)."""
+
+    def __init__(self, total_games: int | None, seconds: float | None, enabled: bool) -> None:
+        self.total_games = total_games
+        self.seconds = seconds
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.shown = 0.0
+
+    def __call__(self, stats: Stats) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.shown < 0.2 and stats.games != self.total_games:
+            return
+        self.shown = now
+        elapsed = now - self.started
+        if self.total_games:
+            done = stats.games / self.total_games
+        elif self.seconds:
+            done = min(1.0, elapsed / self.seconds)
+        else:
+            done = 0.0
+        bar = "#" * int(done * 30)
+        rate = stats.decisions / elapsed if elapsed > 0 else 0.0
+        games = f"{stats.games} game" + ("" if stats.games == 1 else "s")
+        sys.stderr.write(f"\r[{bar:<30}] {games}, {stats.decisions} decisions ({rate:.0f}/s) ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def fuzz_command(
+    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    games: Annotated[int | None, typer.Option(
+        help=f"games to play (default {DEFAULT_GAMES} unless --time is given)")] = None,
+    time_budget: Annotated[float | None, typer.Option("--time", help="seconds to fuzz for")] = None,
+    seed: Annotated[int, typer.Option(help="seed of the whole run (same seed, same games)")] = 0,
+    players: Annotated[str, typer.Option(help="player counts: 2-4, 3 or 2,4")] = "2-4",
+    save_failures: Annotated[Path | None, typer.Option(
+        help="write each shrunk failure as a scenario file into this directory")] = None,
+    mode: Annotated[str, typer.Option(help="both, invariants or lockstep (against the reference)")] = "both",
+    invariant: Annotated[list[str] | None, typer.Option(
+        help="check only these invariants (repeatable; default all)")] = None,
+    modes: Annotated[str, typer.Option(
+        help="game modes to play, as the engine declares them: base, expansion, artifacts (comma-separated)")]
+    = "base,expansion,artifacts",
+    positions: Annotated[bool, typer.Option(
+        help="also start games from random mid-game positions (needs the 'load' capability)")] = True,
+    shrink_time: Annotated[float, typer.Option(help="seconds allowed to shrink each failure (0: do not shrink)")]
+    = 20.0,
+    max_failures: Annotated[int, typer.Option(help="stop after this many failures")] = 5,
+    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
+    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
+    junit_xml: Annotated[Path | None, typer.Option(help="write a JUnit XML report here")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="write a Markdown summary here")] = None,
+    progress: Annotated[bool | None, typer.Option(
+        help="show a progress line on stderr (default: when stderr is a terminal)")] = None,
+) -> None:
+    """Fuzz an engine: random games with invariants checked after every step, in lock-step with the reference."""
+    if games is not None and games < 1:
+        raise _bad("--games must be 1 or more")
+    if time_budget is not None and time_budget <= 0:
+        raise _bad("--time must be more than 0 seconds")
+    if mode not in MODES:
+        raise _bad(f"--mode {mode!r}: expected one of {', '.join(MODES)}")
+    if max_failures < 1:
+        raise _bad("--max-failures must be 1 or more")
+    if shrink_time < 0:
+        raise _bad("--shrink-time must be 0 or more")
+    try:
+        player_counts = parse_players(players)
+    except ValueError as exc:
+        raise _bad(str(exc)) from None
+    game_modes = tuple(m.strip() for m in modes.split(",") if m.strip())
+    if not game_modes or any(m not in ALL_MODES for m in game_modes):
+        raise _bad(f"--modes {modes!r}: expected a comma-separated list of {', '.join(ALL_MODES)}")
+    chosen = tuple(invariant or ()) or ALL_NAMES
+    unknown = [n for n in chosen if n not in ALL_NAMES]
+    if unknown:
+        raise _bad(f"--invariant {unknown[0]!r}: known invariants are {', '.join(ALL_NAMES)}")
+    try:
+        factory = resolve_impl(impl)
+        handshake = Subject(factory, impl, timeout).handshake
+    except ImplError as exc:
+        raise _bad(str(exc)) from None
+    except EngineFault as fault:
+        raise _bad(f"--impl {impl}: {describe_fault(fault)}") from None
+    config = FuzzConfig(
+        games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
+        seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
+        shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, save_failures=save_failures,
+        positions=positions, modes=game_modes,
+    )
+    budget = f"{config.games} games" if config.games is not None else ""
+    if config.seconds is not None:
+        budget += (" or " if budget else "") + f"{config.seconds:g} s"
+    typer.echo(f"oracle fuzz: {handshake.engine} {handshake.version} ({impl}), mode {mode}, {budget}, seed {seed}, "
+               f"players {','.join(map(str, player_counts))}, games {','.join(game_modes)}")
+    started_at = datetime.now(UTC)
+    bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
+    try:
+        report = run_fuzz(factory, impl, config, bar)
+    finally:
+        bar.close()
+    _print(report)
+    _write_reports(report, started_at, report_json, junit_xml, markdown)
+    raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
+
+
+def _print(report: FuzzReport) -> None:
+    for failure in report.failures:
+        typer.echo(f"{failure.outcome.value.upper():16} {failure.invariant} ({', '.join(failure.rules) or 'no rule'}) "
+                   f"[{failure.mode} mode], step {failure.step}")
+        typer.echo(f"{'':17}{failure.message}")
+        if failure.expected or failure.actual:
+            typer.echo(f"{'':17}expected: {failure.expected}")
+            typer.echo(f"{'':17}actual:   {failure.actual}")
+        typer.echo(f"{'':17}trace: {failure.trace.summary()}" + (" (shrunk)" if failure.shrunk else ""))
+        if failure.divergence is not None and failure.mode != "lockstep":
+            typer.echo(f"{'':17}against the reference: {failure.divergence.describe()}")
+        if failure.scenario:
+            typer.echo(f"{'':17}scenario: {failure.scenario}  (oracle check --impl {report.impl} --scenarios "
+                       f"{Path(failure.scenario).parent} --suite scenarios)")
+        elif failure.scenario_note and report.config.save_failures is not None:
+            typer.echo(f"{'':17}no scenario saved: {failure.scenario_note}")
+    for name, reason in report.unsupported.items():
+        typer.echo(f"{'UNSUPPORTED':16} {name}: {reason}")
+    if report.failures:
+        typer.echo(f"reproduce: {report.reproduce()}")
+    typer.echo(report.summary())
+
+
+def _write_reports(report: FuzzReport, started_at: datetime, report_json: Path | None, junit_xml: Path | None,
+                   markdown: Path | None) -> None:
+    if report_json is None and junit_xml is None and markdown is None:
+        return
+    from oracle.reports import RunInfo, write_json, write_junit, write_markdown
+
+    config = report.config
+    run = RunInfo(
+        engine=report.engine, engine_version=report.version, impl=report.impl, suites=(SUITE,), started=started_at,
+        duration=report.seconds,
+        options={"games": config.games, "time": config.seconds, "seed": config.seed, "players": list(config.players),
+                 "mode": config.mode, "shrink_time": config.shrink_seconds, "positions": config.positions},
+    )
+    results = report.results()
+    for path, writer in ((report_json, write_json), (junit_xml, write_junit), (markdown, write_markdown)):
+        if path is not None:
+            try:
+                writer(path, results, run)
+            except OSError as exc:
+                raise _bad(f"cannot write {path}: {exc.strerror}") from None
+            typer.echo(f"wrote {path}")

@@ -1,0 +1,388 @@
+"""The fuzzer: Hypothesis drives whole games through :class:`~invariants.game.GameRunner` and shrinks
+the choices behind the first failure to a minimal trace.
+
+How the search is made deterministic and bounded:
+
+* each Hypothesis run uses ``@seed`` derived from ``--seed``, ``database=None``, ``deadline=None`` and no
+  health checks, so the same options give the same games and the same shrunk trace;
+* every choice is one integer draw (see :mod:`invariants.game`), inside one ``st.composite`` strategy
+  (``data.draw`` pretty-prints every value and is about twice as slow);
+* shrinking is bounded in time (``shrink_seconds``; Hypothesis has no public budget of shrink calls,
+  so its internal time limit is lowered): which games fail, and the invariant and rule of each failure,
+  never depend on time; how far a trace is shrunk may, on a slower machine;
+* while shrinking, only the failing invariant (or lock-step comparison) is checked, so attempts are
+  cheap and the shrinker cannot wander to another bug; the choices drawn are the same either way.
+
+After a failure the run goes on with that invariant (or lock-step) switched off, up to ``max_failures``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+from unittest import mock
+
+import hypothesis
+from hypothesis import HealthCheck, Phase, Verbosity, given
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky
+
+from invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
+from invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
+from invariants.trace import Divergence, Failure, Violation
+from oracle.harness import EngineFault, Subject
+from oracle.results import CheckResult, Outcome
+
+JSON = dict[str, Any]
+MODES = ("both", "invariants", "lockstep")
+ALL_MODES = ("base", "expansion", "artifacts")
+# Properties of the engine as a program, not rules of the game: no scenario can show them.
+ENGINE_PROPERTIES = frozenset({"INV-SNAPSHOT-STABLE", "INV-ROUNDTRIP", "INV-DETERMINISM"})
+SUITE = "invariants"
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    """What to fuzz and for how long. ``games`` and ``seconds`` are both limits (None: no limit)."""
+
+    games: int | None = 20
+    seconds: float | None = None
+    seed: int = 0
+    players: tuple[int, ...] = (2, 3, 4)
+    mode: str = "both"
+    invariants: tuple[str, ...] = ALL_NAMES
+    shrink_seconds: float = 20.0
+    max_failures: int = 3
+    batch: int = 25
+    timeout: float = 5.0
+    save_failures: Path | None = None
+    positions: bool = True
+    modes: tuple[str, ...] = ("base", "expansion", "artifacts")
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        unknown = [n for n in self.invariants if n not in INVARIANTS]
+        if unknown:
+            raise ValueError(f"unknown invariant(s) {unknown}; known: {', '.join(ALL_NAMES)}")
+        if self.games is None and self.seconds is None:
+            raise ValueError("give a number of games, a time budget, or both")
+
+    @property
+    def checked(self) -> tuple[str, ...]:
+        """The invariant names and LOCKSTEP, as this mode checks them."""
+        names = list(self.invariants) if self.mode in ("both", "invariants") else []
+        if self.mode in ("both", "lockstep"):
+            names.append(LOCKSTEP.name)
+        return tuple(names)
+
+
+@dataclass
+class FuzzReport:
+    impl: str
+    engine: str
+    config: FuzzConfig
+    version: str = ""
+    stats: Stats = field(default_factory=Stats)
+    failures: list[Failure] = field(default_factory=list)
+    unsupported: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def reproduce(self) -> str:
+        config = self.config
+        players = ",".join(str(p) for p in config.players)
+        budget = f"--games {config.games}" if config.games is not None else f"--time {config.seconds:g}"
+        extra = f" --modes {','.join(config.modes)}" if set(config.modes) != set(ALL_MODES) else ""
+        if set(config.invariants) != set(ALL_NAMES) and config.mode != "lockstep":
+            extra += "".join(f" --invariant {name}" for name in config.invariants)
+        if not config.positions:
+            extra += " --no-positions"
+        return (f"oracle fuzz --impl {self.impl} {budget} --seed {config.seed} --players {players} "
+                f"--mode {config.mode}{extra}")
+
+    def results(self) -> list[CheckResult]:
+        """One result per invariant checked (and per fault), in the shape every report uses."""
+        out: list[CheckResult] = []
+        failed = {f.invariant: f for f in self.failures}
+        base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
+                "mode": self.config.mode}
+        stopped = any(f.invariant == ENGINE_FAULT.name for f in self.failures)
+        for name in self.config.checked:
+            invariant = describe(name)
+            check_id = f"{SUITE}/{name}"
+            title = invariant.text
+            if stopped and name not in failed and not self.stats.checks.get(name):
+                continue
+            if name in failed:
+                out.append(self._failure_result(failed[name]))
+            elif name in self.unsupported:
+                out.append(CheckResult(SUITE, check_id, title, Outcome.UNSUPPORTED, rules=invariant.rules,
+                                       message=self.unsupported[name], details=dict(base)))
+            else:
+                out.append(CheckResult(SUITE, check_id, title, Outcome.PASS, rules=invariant.rules,
+                                       duration=self.seconds,
+                                       details={**base, "checks": self.stats.checks.get(name, 0)}))
+        for failure in self.failures:
+            if failure.invariant not in self.config.checked:
+                out.append(self._failure_result(failure))
+        return out
+
+    def _failure_result(self, failure: Failure) -> CheckResult:
+        invariant = describe(failure.invariant)
+        reproduce = self.reproduce()
+        if failure.scenario:
+            reproduce += f"; saved scenario: {failure.scenario}"
+        message = f"{failure.message} [{failure.mode} mode; trace: {failure.trace.summary()}"
+        message += ", shrunk]" if failure.shrunk else "]"
+        if failure.divergence is not None and failure.mode != "lockstep":
+            message += f"; against the reference: {failure.divergence.describe()}"
+        cards = tuple(sorted({str(a["card"]) for a in failure.trace.actions[-1:] if isinstance(a.get("card"), str)}))
+        return CheckResult(
+            SUITE, f"{SUITE}/{failure.invariant}", invariant.text, failure.outcome, rules=failure.rules,
+            cards=cards, step=failure.step, expected=failure.expected, actual=failure.actual, message=message,
+            reproduce=reproduce, duration=self.seconds,
+            details={"mode": failure.mode, "invariant": failure.invariant, "games": self.stats.games,
+                     "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json()},
+        )
+
+    def summary(self) -> str:
+        rate = self.stats.decisions / self.seconds if self.seconds > 0 else 0.0
+        verdict = "PASSED" if self.ok else f"FAILED ({len(self.failures)} failure(s))"
+        unsupported = f", {len(self.unsupported)} unsupported" if self.unsupported else ""
+        return (f"{verdict}: {self.stats.games} games, {self.stats.decisions} decisions in {self.seconds:.1f} s "
+                f"({rate:.0f} decisions/s), {len(self.config.checked)} checks{unsupported}")
+
+
+Progress = Callable[[Stats], None]
+
+
+# ---------------------------------------------------------------------------------------------- Hypothesis
+
+
+class _DrawChooser:
+    """Choices drawn from Hypothesis (one integer strategy per range, cached)."""
+
+    _strategies: ClassVar[dict[tuple[int, int], st.SearchStrategy[int]]] = {}
+
+    def __init__(self, draw: Callable[[st.SearchStrategy[int]], int]) -> None:
+        self.draw = draw
+
+    def integer(self, low: int, high: int) -> int:
+        strategy = self._strategies.get((low, high))
+        if strategy is None:
+            strategy = self._strategies[(low, high)] = st.integers(low, high)
+        return self.draw(strategy)
+
+
+class _Abort(BaseException):
+    """Ends a Hypothesis run at once (an engine that hangs is not worth replaying while shrinking)."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.message)
+        self.failure = failure
+
+
+@contextmanager
+def _shrink_time(seconds: float) -> Iterator[None]:
+    """Bound Hypothesis's shrinking by time (it has no public call budget); the default is 300 s."""
+    from hypothesis.internal.conjecture import engine
+
+    if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
+        yield
+        return
+    with mock.patch.object(engine, "MAX_SHRINKING_SECONDS", seconds):
+        yield
+
+
+@dataclass
+class _Hunt:
+    settings: GameSettings
+    stats: Stats
+    progress: Progress | None
+    first: Failure | None = None
+    focus: GameSettings | None = None
+
+
+def _focus(settings: GameSettings, failure: Failure) -> GameSettings:
+    """Only what failed is checked while shrinking (the choices drawn do not depend on it)."""
+    if failure.invariant in (LOCKSTEP.name, REFERENCE_FAULT.name):
+        return dataclasses.replace(settings, active=frozenset({LOCKSTEP.name}), lockstep=True)
+    if failure.invariant == ENGINE_FAULT.name:
+        return dataclasses.replace(settings, active=frozenset(), lockstep=False)
+    return dataclasses.replace(settings, active=frozenset({failure.invariant}), lockstep=False)
+
+
+def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, stats: Stats,
+          progress: Progress | None) -> Failure | None:
+    """One Hypothesis run of up to ``games`` games; the shrunk first failure, if any."""
+    hunt = _Hunt(settings, stats, progress)
+
+    @st.composite
+    def played(draw: Callable[[st.SearchStrategy[int]], int]) -> Failure | None:
+        generating = hunt.first is None
+        runner = GameRunner(hunt.focus or hunt.settings, _DrawChooser(draw), hunt.stats if generating else Stats())
+        failure: Failure | None = None
+        try:
+            runner.play()
+        except Violation as violation:
+            failure = violation.failure
+        if generating:
+            hunt.stats.games += 1
+            if hunt.progress is not None:
+                hunt.progress(hunt.stats)
+        if failure is not None and failure.outcome is Outcome.TIMEOUT:
+            raise _Abort(failure)
+        return failure
+
+    @hypothesis.settings(
+        max_examples=max(1, games), database=None, deadline=None, derandomize=False,
+        suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+        phases=(Phase.generate, Phase.shrink) if shrink_seconds > 0 else (Phase.generate,),
+        verbosity=Verbosity.quiet, print_blob=False,
+    )
+    @hypothesis.seed(seed)
+    @given(played())
+    def game(found: Failure | None) -> None:
+        if found is not None:
+            if hunt.first is None:
+                hunt.first = found
+                hunt.focus = _focus(hunt.settings, found)
+            raise Violation(found)
+
+    try:
+        with _shrink_time(shrink_seconds):
+            game()
+    except _Abort as abort:
+        return abort.failure
+    except Violation as violation:
+        violation.failure.shrunk = shrink_seconds > 0
+        return violation.failure
+    except Flaky:
+        if hunt.first is not None:
+            hunt.first.message += " (the failure did not reproduce when replayed: is the engine deterministic?)"
+        return hunt.first
+    return hunt.first
+
+
+# ---------------------------------------------------------------------------------------------- the run
+
+
+def _settings_for(factory: Callable[[], Any], impl: str, config: FuzzConfig, players: tuple[int, ...],
+                  disabled: set[str], positions: bool, modes: tuple[str, ...]) -> GameSettings:
+    active = frozenset(n for n in config.checked if n not in disabled)
+    lockstep = LOCKSTEP.name in active
+    return GameSettings(factory, impl, players, active, lockstep, config.timeout, positions=positions, modes=modes)
+
+
+def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
+                      timeout: float = 5.0) -> Divergence | None:
+    """Replay a failure's choices in lock-step with the reference: the first divergence, if any."""
+    settings = GameSettings(factory, impl, (failure.trace.setup["players"],), frozenset({LOCKSTEP.name}), True,
+                            timeout, max_steps=len(failure.trace.actions) + 1,
+                            positions=failure.trace.positions, modes=failure.trace.modes)
+    choices = list(failure.trace.choices)
+    choices[0] = 0
+    runner = GameRunner(settings, ReplayChooser(choices))
+    try:
+        runner.play()
+    except Violation as violation:
+        return violation.failure.divergence
+    return None
+
+
+def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
+    """Fuzz one engine; every failure is shrunk, compared with the reference, and (optionally) saved."""
+    from invariants.scenario import write_scenario
+
+    started = time.perf_counter()
+    report = FuzzReport(impl, impl, config)
+    try:
+        subject = Subject(factory, impl, config.timeout)
+    except EngineFault as fault:
+        report.failures.append(Failure(ENGINE_FAULT.name, "invariants", (), f"engine {fault.kind} in "
+                                       f"{fault.method}(): {fault.message}", 0, _empty_trace(),
+                                       outcome=Outcome.TIMEOUT if fault.kind == "timeout" else Outcome.ERROR))
+        report.seconds = time.perf_counter() - started
+        return report
+    handshake = subject.handshake
+    report.engine, report.version = handshake.engine, handshake.version
+    players = tuple(p for p in config.players if p in handshake.players)
+    for name in config.checked:
+        needs = INVARIANTS[name].needs if name in INVARIANTS else ()
+        missing = [c for c in needs if not handshake.can(c)]
+        if missing:
+            report.unsupported[name] = f"the engine does not declare {' and '.join(repr(c) for c in missing)}"
+    if not players:
+        for name in config.checked:
+            report.unsupported[name] = f"the engine supports none of the player counts {list(config.players)}"
+        report.seconds = time.perf_counter() - started
+        return report
+    positions = config.positions and handshake.can("load")
+    modes = tuple(m for m, declared in (("base", True), ("expansion", handshake.expansion),
+                                        ("artifacts", handshake.artifacts)) if declared and m in config.modes)
+    if not modes:
+        report.unsupported.update({n: f"the engine plays none of the modes {list(config.modes)}"
+                                   for n in config.checked})
+        report.seconds = time.perf_counter() - started
+        return report
+    deadline = started + config.seconds if config.seconds is not None else None
+    disabled: set[str] = set(report.unsupported)
+    batch_index = 0
+    while len(report.failures) < config.max_failures:
+        remaining = None if config.games is None else config.games - report.stats.games
+        if remaining is not None and remaining <= 0:
+            break
+        now = time.perf_counter()
+        if deadline is not None and now >= deadline:
+            break
+        size = config.batch if remaining is None else min(config.batch, remaining)
+        if deadline is not None and report.stats.games:
+            per_game = (now - started) / report.stats.games
+            size = max(1, min(size, int((deadline - now) / per_game)))
+        settings = _settings_for(factory, impl, config, players, disabled, positions, modes)
+        if not settings.active:
+            break
+        before = report.stats.games
+        failure = _hunt(settings, config.seed * 1009 + batch_index, size, config.shrink_seconds, report.stats,
+                        progress)
+        batch_index += 1
+        if failure is not None:
+            if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
+                    and failure.invariant not in ENGINE_PROPERTIES:
+                failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
+            if config.save_failures is not None:
+                path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
+                failure.scenario = str(path) if path is not None else ""
+                failure.scenario_note = why_not
+            report.failures.append(failure)
+            disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
+            if failure.invariant == ENGINE_FAULT.name:
+                break
+        elif report.stats.games == before:
+            break
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _safe_replay(failure: Failure, factory: Callable[[], Any], impl: str, timeout: float) -> Divergence | None:
+    if not failure.trace.setup:
+        return None
+    try:
+        return replay_divergence(failure, factory, impl, timeout)
+    except Exception:
+        return None
+
+
+def _empty_trace() -> Any:
+    from invariants.trace import Trace
+
+    return Trace(setup={})

@@ -1,0 +1,287 @@
+"""Saving a shrunk failure as a scenario file (``docs/scenarios.md``) that ``oracle check`` runs as is.
+
+The scenario's ``given`` is the position at the start of the game (round 1, Hunting phase, scores 1..n
+from the first player, the whole draw pile in order), its steps are the trace's actions, and the step
+where the engine and the reference first diverge carries the reference's expectation:
+
+* a state difference: ``expect`` of the first differing field, as the reference has it;
+* a decision difference: ``decision`` (the reference's kind and player, and the differing field);
+* a legal-action difference: ``legal`` / ``not_legal``, then ``do`` the listed illegal action with
+  ``reject = {code, rule}`` from the reference;
+* an accepted illegal action: ``do`` it with the reference's ``reject``;
+* a rejected legal action: ``do`` it (the engine must accept it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from invariants.lockstep import DECISION_FIELDS
+from invariants.trace import Divergence, Failure
+from oracle.rules import rules as rules_catalogue
+
+JSON = dict[str, Any]
+MAX_LISTED = 3
+
+
+class NotExpressible(ValueError):
+    """A value TOML cannot hold (null)."""
+
+
+# ---------------------------------------------------------------------------------------------- building
+
+
+def _action(action: JSON) -> JSON:
+    """An action as a scenario writes it: no null player (a shuffle's player is implied)."""
+    return {k: v for k, v in action.items() if v is not None}
+
+
+def _given(setup: JSON) -> JSON:
+    n, first = setup["players"], setup["first_player"]
+    scores = [0] * n
+    for rank in range(1, n + 1):
+        scores[(first + rank - 1) % n] = rank
+    flags = {k: setup[k] for k in ("expansion", "artifacts", "advanced_tiles") if setup.get(k)}
+    return {
+        "setup": {"players": n, **flags},
+        "round": 1,
+        "phase": "hunting",
+        "first_player": first,
+        "players": [{"score": s} for s in scores],
+        "display": [],
+        "draw_pile": list(setup["deck"]),
+    }
+
+
+GIVEN_KEYS = ("setup", "round", "phase", "first_player", "turn_player", "actives_used", "players", "display",
+              "draw_pile", "discard_pile", "artifacts")
+
+
+def _given_position(start: JSON) -> JSON:
+    """A loaded random position as a scenario's ``given``."""
+    out = {k: start[k] for k in GIVEN_KEYS if k in start and start[k] is not None}
+    out["players"] = [{k: v for k, v in p.items() if v is not None} for p in start["players"]]
+    out["setup"] = {k: v for k, v in start["setup"].items() if k != "variants" or v}
+    return out
+
+
+def _expect(path: str, reference: JSON | None) -> JSON | None:
+    """The partial snapshot of the first differing field, with the reference's value."""
+    if reference is None:
+        return None
+    head = path.split(" ")[0]
+    parts = head.split(".")
+    name, _, index = parts[0].partition("[")
+    if name == "players" and index:
+        i = int(index.rstrip("]"))
+        if len(parts) < 2:
+            return None
+        key = parts[1].partition("[")[0]
+        players = reference.get("players", [])
+        if i >= len(players) or key not in players[i]:
+            return None
+        return {"players": [{} for _ in range(i)] + [{key: players[i][key]}]}
+    if name not in reference or reference[name] is None:
+        return None
+    if name == "setup":
+        return {"setup": {k: v for k, v in reference["setup"].items() if k != "variants"}}
+    return {name: reference[name]}
+
+
+def _decision(divergence: Divergence) -> JSON | str | None:
+    expected = divergence.reference_decision
+    if expected is None:
+        return "none"
+    out: JSON = {"kind": expected.get("kind")}
+    if expected.get("player") is not None:
+        out["player"] = expected["player"]
+    if divergence.field in DECISION_FIELDS and divergence.field in expected:
+        out[divergence.field] = expected[divergence.field]
+    return out
+
+
+def _final_steps(divergence: Divergence) -> list[JSON]:
+    note = f"first divergence from the reference: {divergence.describe()}"[:300]
+    kind = divergence.kind
+    if kind == "state":
+        expect = _expect(divergence.field, divergence.reference_snapshot)
+        if expect is None:
+            return []
+        step: JSON = {"expect": expect, "note": note}
+    elif kind == "decision":
+        decision = _decision(divergence)
+        if decision is None:
+            return []
+        step = {"decision": decision, "note": note}
+    elif kind == "legal":
+        step = {"note": note}
+        if divergence.missing:
+            step["legal"] = [_action(a) for a in divergence.missing[:MAX_LISTED]]
+        if divergence.extra:
+            step["not_legal"] = [_action(a) for a in divergence.extra[:MAX_LISTED]]
+        steps = [step]
+        rejection = divergence.extra_rejections[0] if divergence.extra_rejections else None
+        if divergence.extra and rejection and rejection.get("code"):
+            steps.append({"do": _action(divergence.extra[0]), "reject": _reject(rejection),
+                          "note": "the reference rejects this action"})
+        return steps
+    elif kind in ("rejected", "probe"):
+        if divergence.action is None or not divergence.rejection or not divergence.rejection.get("code"):
+            return []
+        return [{"do": _action(divergence.action), "reject": _reject(divergence.rejection), "note": note}]
+    elif kind == "accepted":
+        if divergence.action is None:
+            return []
+        return [{"do": _action(divergence.action), "note": note}]
+    else:
+        return []
+    return [step]
+
+
+def _reject(rejection: JSON) -> JSON:
+    out: JSON = {"code": str(rejection["code"])}
+    if rejection.get("rule") in rules_catalogue():
+        out["rule"] = rejection["rule"]
+    return out
+
+
+def build_scenario(failure: Failure, impl: str) -> JSON | None:
+    """The scenario for a failure's first divergence from the reference (None if there is none)."""
+    divergence = failure.divergence
+    if divergence is None or not failure.trace.setup:
+        return None
+    actions = failure.trace.actions
+    final = _final_steps(divergence)
+    if not final:
+        return None
+    steps: list[JSON] = []
+    if divergence.kind in ("state", "decision") and divergence.step > 0:
+        steps = [{"do": _action(a)} for a in actions[: divergence.step - 1]]
+        final[0] = {"do": _action(actions[divergence.step - 1]), **final[0]}
+    else:
+        steps = [{"do": _action(a)} for a in actions[: divergence.step]]
+    steps.extend(final)
+    known = rules_catalogue()
+    rules = [r for r in divergence.rules if r in known][:1] or [r for r in failure.rules if r in known][:1]
+    rule = rules[0] if rules else "DEC-2"
+    digest = hashlib.sha1(json.dumps([failure.trace.setup, steps], sort_keys=True).encode()).hexdigest()[:8]
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", impl.split(":")[0].split(".")[-1]).strip("-") or "engine"
+    title = f"Fuzzed ({failure.invariant}): {divergence.describe()}"
+    return {
+        "id": f"fuzz-{slug}-{rule}-{digest}",
+        "title": title[:200],
+        "rules": [rule],
+        "source": f"oracle fuzz --impl {impl}: shrunk {failure.mode} failure of {failure.invariant} "
+                  f"({len(actions)} actions), replayed in lock-step with the reference",
+        "given": _given(failure.trace.setup) if failure.trace.start is None else _given_position(failure.trace.start),
+        "steps": steps,
+    }
+
+
+def write_scenario(directory: Path, failure: Failure, impl: str, factory: Callable[[], Any] | None = None,
+                   timeout: float = 5.0) -> tuple[Path | None, str]:
+    """Write the failure's scenario into ``directory`` (created if needed): its path, or None and why not.
+
+    With ``factory``, the file is kept only if ``oracle check`` runs it as it is: it must pass on the
+    reference engine and fail on the engine under test (a difference that only ``new_game`` shows, for
+    one, cannot be a scenario: a scenario starts by loading its position).
+    """
+    scenario = build_scenario(failure, impl)
+    if scenario is None:
+        return None, "no divergence from the reference to pin"
+    try:
+        text = to_toml(scenario)
+    except NotExpressible as exc:
+        return None, str(exc)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{scenario['id']}.toml"
+    path.write_text(text, encoding="utf-8")
+    if factory is None:
+        return path, ""
+    problem = _verify(path, impl, factory, timeout)
+    if problem:
+        path.unlink()
+        return None, problem
+    return path, ""
+
+
+def _verify(path: Path, impl: str, factory: Callable[[], Any], timeout: float) -> str:
+    from oracle.check import EngineUnderTest
+    from oracle.reference import create
+    from oracle.results import Outcome
+    from oracle.scenarios.loader import load_file
+    from oracle.scenarios.model import ScenarioError
+    from oracle.scenarios.runner import run_scenario
+
+    try:
+        scenario = load_file(path)
+    except ScenarioError as exc:
+        return f"the scenario would not load: {exc}"
+    on_reference = run_scenario(EngineUnderTest("oracle.reference", create, timeout), scenario)
+    if on_reference.outcome is not Outcome.PASS:
+        return f"the reference does not pass the scenario: {on_reference.message}"
+    on_engine = run_scenario(EngineUnderTest(impl, factory, timeout), scenario)
+    if on_engine.outcome.ok:
+        return "the engine passes the scenario (the difference does not show from a loaded position)"
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------- TOML
+
+
+_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(key: str) -> str:
+    return key if _BARE.match(key) else json.dumps(key)
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        raise NotExpressible("TOML has no null")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        items = [f"{_key(str(k))} = {_value(v)}" for k, v in value.items() if v is not None]
+        return "{ " + ", ".join(items) + " }" if items else "{}"
+    raise NotExpressible(f"cannot write {type(value).__name__} as TOML")
+
+
+def _long_list(values: list[Any], per_line: int = 4) -> str:
+    if len(values) <= per_line:
+        return _value(values)
+    lines = [", ".join(_value(v) for v in values[i:i + per_line]) for i in range(0, len(values), per_line)]
+    return "[\n  " + ",\n  ".join(lines) + ",\n]"
+
+
+def to_toml(scenario: JSON) -> str:
+    """A scenario as TOML text (top-level keys, a ``[given]`` table, then one ``[[steps]]`` per step)."""
+    out: list[str] = []
+    for key in ("id", "title", "rules", "cards", "source", "requires", "expect_end"):
+        if key in scenario:
+            out.append(f"{key} = {_value(scenario[key])}")
+    out.append("")
+    out.append("[given]")
+    for key, value in scenario["given"].items():
+        out.append(f"{_key(key)} = {_long_list(value) if key == 'draw_pile' else _value(value)}")
+    for step in scenario["steps"]:
+        out.append("")
+        out.append("[[steps]]")
+        for key in ("legal", "not_legal", "do", "reject", "expect", "decision", "note"):
+            if key in step:
+                value = step[key]
+                text = ("[\n  " + ",\n  ".join(_value(v) for v in value) + ",\n]") if key in ("legal", "not_legal") \
+                    else _value(value)
+                out.append(f"{_key(key)} = {text}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,176 @@
+"""Traces and failures: what a fuzzed game did, and what went wrong in it.
+
+A trace is the set-up (players, first player, deck order) plus the choices drawn and the actions that
+were applied; replaying the actions from the set-up reproduces the game on any deterministic engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field as _field
+from typing import Any
+
+from oracle.results import Outcome
+
+JSON = dict[str, Any]
+
+
+@dataclass
+class Trace:
+    setup: JSON
+    choices: list[int] = _field(default_factory=list)
+    actions: list[JSON] = _field(default_factory=list)
+    probe: JSON | None = None
+    start: JSON | None = None
+    positions: bool = False
+    modes: tuple[str, ...] = ("base",)
+
+    def to_json(self) -> JSON:
+        out: JSON = {"setup": self.setup, "choices": list(self.choices), "actions": list(self.actions)}
+        if self.start is not None:
+            out["start"] = self.start
+        if self.probe is not None:
+            out["probe"] = self.probe
+        return out
+
+    def summary(self) -> str:
+        setup = self.setup
+        where = f"from a random position in round {self.start['round']}" if self.start is not None else "new game"
+        mode = "artifacts" if setup.get("artifacts") else "expansion" if setup.get("expansion") else ""
+        where += f" ({mode})" if mode else ""
+        text = (f"{where}, {setup['players']} players, first player {setup['first_player']}, "
+                f"{len(self.actions)} action(s) applied")
+        if self.probe is not None:
+            text += f", then the illegal action {compact(self.probe)}"
+        elif self.actions:
+            text += f", the last {compact(self.actions[-1])}"
+        return text
+
+
+@dataclass
+class Divergence:
+    """The first point where the engine under test and the reference disagree.
+
+    ``step`` is the number of trace actions applied before the point of divergence. ``kind`` is one of
+    ``state`` (snapshots differ after ``action``), ``decision`` (pending decisions differ after ``action``),
+    ``legal`` (legal-action sets differ before the next action), ``rejected`` (the reference rejects
+    ``action``, which the engine accepted), ``accepted`` (the reference accepts ``action``, which the engine
+    rejected) or ``probe`` (the engine accepted the illegal ``action`` the reference rejects).
+    """
+
+    kind: str
+    step: int
+    action: JSON | None = None
+    field: str = ""
+    expected: Any = None
+    actual: Any = None
+    missing: list[JSON] = _field(default_factory=list)
+    extra: list[JSON] = _field(default_factory=list)
+    rejection: JSON | None = None
+    extra_rejections: list[JSON] = _field(default_factory=list)
+    reference_snapshot: JSON | None = None
+    reference_decision: JSON | None = None
+    rules: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        if self.kind == "state":
+            return f"{_after(self.action)}, first difference at {self.field}"
+        if self.kind == "decision":
+            return (f"{_after(self.action)}, the pending decision differs ({self.field}): the reference asks "
+                    f"{show_decision(self.expected)}, the engine {show_decision(self.actual)}")
+        if self.kind == "legal":
+            parts = []
+            if self.missing:
+                parts.append(f"{len(self.missing)} legal action(s) not listed, e.g. {compact(self.missing[0])}")
+            if self.extra:
+                parts.append(f"{len(self.extra)} illegal action(s) listed, e.g. {compact(self.extra[0])}")
+            return "legal-action sets differ: " + "; ".join(parts)
+        if self.kind in ("rejected", "probe"):
+            return f"the engine accepted {compact(self.action)}; the reference rejects it: {self.rejection}"
+        return f"the engine rejected {compact(self.action)}; the reference accepts it"
+
+    def to_json(self) -> JSON:
+        return {
+            "kind": self.kind, "step": self.step, "action": self.action, "field": self.field,
+            "missing": self.missing[:5], "extra": self.extra[:5], "rejection": self.rejection,
+            "rules": list(self.rules),
+        }
+
+
+@dataclass(repr=False)
+class Failure:
+    """One broken invariant (or a lock-step divergence) with the trace that shows it."""
+
+    invariant: str
+    mode: str
+    rules: tuple[str, ...]
+    message: str
+    step: int
+    trace: Trace
+    expected: str = ""
+    actual: str = ""
+    outcome: Outcome = Outcome.FAIL
+    divergence: Divergence | None = None
+    shrunk: bool = False
+    scenario: str = ""
+    scenario_note: str = ""
+
+    @property
+    def rule(self) -> str:
+        return self.rules[0] if self.rules else ""
+
+    def __repr__(self) -> str:
+        return f"Failure({self.invariant}, {self.rules}, step {self.step}, {len(self.trace.actions)} actions)"
+
+    def to_json(self) -> JSON:
+        return {
+            "invariant": self.invariant, "mode": self.mode, "rules": list(self.rules), "message": self.message,
+            "step": self.step, "expected": self.expected, "actual": self.actual, "outcome": self.outcome.value,
+            "trace": self.trace.to_json(), "shrunk": self.shrunk, "scenario": self.scenario,
+            "scenario_note": self.scenario_note,
+            "divergence": None if self.divergence is None else self.divergence.to_json(),
+        }
+
+
+class Violation(Exception):
+    """Raised inside a fuzzed game: Hypothesis shrinks the choices that lead to it."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(f"{failure.invariant} ({failure.rule or 'no rule'}): {failure.message}")
+        self.failure = failure
+
+
+def _after(action: JSON | None) -> str:
+    return "at the start of the game" if action is None else f"after {compact(action)}"
+
+
+def show_decision(decision: Any) -> str:
+    """``keep_stones of p1 (limit 4)``; ``nothing (game over)`` for None."""
+    if not isinstance(decision, dict):
+        return "nothing (game over)"
+    who = "chance" if decision.get("player") is None else f"p{decision.get('player')}"
+    extra = [f"{k} {decision[k]}" for k in ("limit", "min", "max", "cards", "players", "options") if k in decision]
+    return f"{decision.get('kind')} of {who}" + (f" ({', '.join(extra)})" if extra else "")
+
+
+def compact(action: JSON | None) -> str:
+    """A one-line rendering of an action, for messages."""
+    if action is None:
+        return "nothing"
+    parts = [str(action.get("type"))]
+    if action.get("player") is not None:
+        parts.append(f"p{action['player']}")
+    for key in ("card", "target"):
+        if key in action:
+            parts.append(str(action[key]))
+    for key in ("payment", "stones"):
+        value = action.get(key)
+        if isinstance(value, dict):
+            shown = ",".join(f"{k[0]}{v}" for k, v in value.items() if v)
+            parts.append(f"{key}={shown or 'none'}")
+    for key in ("cards", "options"):
+        if key in action:
+            parts.append(f"{key}={action[key]}")
+    if "order" in action:
+        parts.append(f"order of {len(action['order'])}")
+    return " ".join(parts)
