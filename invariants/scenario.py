@@ -24,6 +24,7 @@ from typing import Any
 from invariants.lockstep import DECISION_FIELDS
 from invariants.trace import Divergence, Failure
 from oracle.rules import rules as rules_catalogue
+from oracle.scenarios.writer import toml_text
 
 JSON = dict[str, Any]
 MAX_LISTED = 3
@@ -231,57 +232,9 @@ def _verify(path: Path, impl: str, factory: Callable[[], Any], timeout: float) -
     return ""
 
 
-# ---------------------------------------------------------------------------------------------- TOML
-
-
-_BARE = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _key(key: str) -> str:
-    return key if _BARE.match(key) else json.dumps(key)
-
-
-def _value(value: Any) -> str:
-    if value is None:
-        raise NotExpressible("TOML has no null")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        items = [f"{_key(str(k))} = {_value(v)}" for k, v in value.items() if v is not None]
-        return "{ " + ", ".join(items) + " }" if items else "{}"
-    raise NotExpressible(f"cannot write {type(value).__name__} as TOML")
-
-
-def _long_list(values: list[Any], per_line: int = 4) -> str:
-    if len(values) <= per_line:
-        return _value(values)
-    lines = [", ".join(_value(v) for v in values[i:i + per_line]) for i in range(0, len(values), per_line)]
-    return "[\n  " + ",\n  ".join(lines) + ",\n]"
-
-
 def to_toml(scenario: JSON) -> str:
-    """A scenario as TOML text (top-level keys, a ``[given]`` table, then one ``[[steps]]`` per step)."""
-    out: list[str] = []
-    for key in ("id", "title", "rules", "cards", "source", "requires", "expect_end"):
-        if key in scenario:
-            out.append(f"{key} = {_value(scenario[key])}")
-    out.append("")
-    out.append("[given]")
-    for key, value in scenario["given"].items():
-        out.append(f"{_key(key)} = {_long_list(value) if key == 'draw_pile' else _value(value)}")
-    for step in scenario["steps"]:
-        out.append("")
-        out.append("[[steps]]")
-        for key in ("legal", "not_legal", "do", "reject", "expect", "decision", "note"):
-            if key in step:
-                value = step[key]
-                text = ("[\n  " + ",\n  ".join(_value(v) for v in value) + ",\n]") if key in ("legal", "not_legal") \
-                    else _value(value)
-                out.append(f"{_key(key)} = {text}")
-    return "\n".join(out) + "\n"
+    """A scenario as TOML text (``oracle.scenarios.writer``); NotExpressible when a value has no TOML form."""
+    try:
+        return toml_text(scenario)
+    except (ValueError, TypeError) as exc:
+        raise NotExpressible(str(exc)) from None

@@ -31,8 +31,8 @@ from oracle.given import complete_snapshot
 from oracle.harness import EngineFault, Subject
 from oracle.model import Family, Stones
 from oracle.results import CheckResult, Outcome
+from oracle.scenarios.writer import card_name, scenario_id, write_scenario
 from oracle.z3check import models as m
-from oracle.z3check.scenario_out import card_name, scenario_id, write_scenario
 
 JSON = dict[str, Any]
 SUITE = "z3"

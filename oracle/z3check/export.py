@@ -28,6 +28,7 @@ from typing import Any
 
 from oracle.model import Family, Stones
 from oracle.scenarios.match import canonical_action
+from oracle.scenarios.writer import card_name, scenario_id, write_scenario
 from oracle.z3check import models as m
 from oracle.z3check.conformance import (
     HESTIA,
@@ -38,7 +39,6 @@ from oracle.z3check.conformance import (
     Follow,
     case_by_id,
 )
-from oracle.z3check.scenario_out import card_name, scenario_id, write_scenario
 
 JSON = dict[str, Any]
 SOURCE = "z3 model boundary case (oracle z3 export)"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from oracle.model import Family
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, instant
@@ -11,26 +9,12 @@ from oracle.reference.effects.steps import (
     ChooseCards,
     ChoosePlayer,
     Do,
+    chosen_player,
+    chosen_players_cards,
     gain_points,
     players_with_summoned,
     summoned_anywhere,
 )
-
-
-def _target(ctx: EffectContext) -> int:
-    target = ctx.memo.get("target")
-    return ctx.owner if target is None else int(target)
-
-
-def _target_cards(family: Family) -> Callable[[EffectContext], list[str]]:
-    """The chosen player's summoned ``family`` cards (Loki counts on its owner's turn only: ART-11)."""
-
-    def candidates(ctx: EffectContext) -> list[str]:
-        if ctx.memo.get("target") is None:
-            return []
-        return [c.id for c in ctx.table.summoned(_target(ctx), family) if c.id != ctx.card_id]
-
-    return candidates
 
 
 def _swap(ctx: EffectContext) -> None:
@@ -38,7 +22,7 @@ def _swap(ctx: EffectContext) -> None:
     if ctx.card_id not in ctx.table.state.players[ctx.owner].area:
         return
     for card_id in ctx.memo.get("swap", []):
-        ctx.table.swap_summoned(ctx.owner, ctx.card_id, _target(ctx), card_id, ctx.source_id)
+        ctx.table.swap_summoned(ctx.owner, ctx.card_id, chosen_player(ctx), card_id, ctx.source_id)
 
 
 def _points_then_swap(name: str, points: int, family: Family) -> Effect:
@@ -50,7 +34,7 @@ def _points_then_swap(name: str, points: int, family: Family) -> Effect:
         gain_points(points),
         ChoosePlayer("target", f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
         ChooseCards("swap", f"{name}: choose one of your summoned {label} cards to swap with {name}",
-                    _target_cards(family), chooser=_target),
+                    chosen_players_cards(family, exclude_acting=True), chooser=chosen_player),
         Do(_swap),
     ), can_resolve=summoned_anywhere(family), rule="RUL-3")
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from oracle.cards import Card
 from oracle.model import EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned
 from oracle.reference.effects.registry import INSTANT, Effect, instant, instant_can_resolve
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChoosePlayer,
     Do,
     Draw,
     SummonFromHand,
@@ -19,7 +16,7 @@ from oracle.reference.effects.steps import (
     gain_points,
     gain_points_per,
     gain_stones,
-    players_with_summoned,
+    points_then_chosen_player_discards,
 )
 from oracle.reference.table import Table
 
@@ -51,61 +48,17 @@ instant("base-dragon-01", Effect((
 instant("base-dragon-02", Effect((gain_points_per(5, lambda ctx: ctx.count_in_area(Family.DRAGON)),), rule="SUM-5"))
 
 
-def _summoned_anywhere(family: Family) -> Callable[[Table, int, str], bool]:
-    """SUM-4: some player (the owner, with the acting card counted in: SUM-5) has a summoned card of ``family``."""
-
-    def can_resolve(table: Table, owner: int, acting: str) -> bool:
-        if any(c.family is family for c in area_as_if_summoned(table, owner, acting)):
-            return True
-        return any(table.summoned(p, family) for p in range(table.state.n) if p != owner)
-
-    return can_resolve
-
-
-def _target(ctx: EffectContext) -> int:
-    target = ctx.memo.get("target")
-    return ctx.owner if target is None else int(target)
-
-
-def _target_cards(family: Family) -> Callable[[EffectContext], list[str]]:
-    def candidates(ctx: EffectContext) -> list[str]:
-        if ctx.memo.get("target") is None:
-            return []
-        return [c.id for c in ctx.area(_target(ctx)) if c.family is family]
-
-    return candidates
-
-
-def _target_discards(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("discard", []):
-        ctx.table.discard_from_area(_target(ctx), card_id, ctx.source_id)
-
-
-def _points_then_chosen_player_discards(name: str, points: int, family: Family) -> Effect:
-    """Gain points; choose a player (yourself allowed) with a summoned ``family`` card; THAT player picks one
-    of them to discard (EFF-7). With no such card anywhere the dragon cannot be summoned (SUM-4, the Ember ruling).
-    """
-    label = family.value.capitalize()
-    return Effect((
-        gain_points(points),
-        ChoosePlayer("target", f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
-        ChooseCards("discard", f"{name}: discard one of your summoned {label} cards", _target_cards(family),
-                    chooser=_target),
-        Do(_target_discards),
-    ), can_resolve=_summoned_anywhere(family), rule="SUM-4")
-
-
 # base-dragon-03 Ember: ⚡ 7 points; a chosen player (you allowed) discards a Water card they pick (SUM-4, EFF-7).
-instant("base-dragon-03", _points_then_chosen_player_discards("Ember", 7, Family.WATER))
+instant("base-dragon-03", points_then_chosen_player_discards("Ember", 7, Family.WATER))
 
 # base-dragon-04 Marina: ⚡ 7 points; a chosen player (you allowed) discards a Fire card they pick (SUM-4, EFF-7).
-instant("base-dragon-04", _points_then_chosen_player_discards("Marina", 7, Family.FIRE))
+instant("base-dragon-04", points_then_chosen_player_discards("Marina", 7, Family.FIRE))
 
 # base-dragon-05 Boulder: ⚡ 8 points; a chosen player (you allowed) discards a Wind card they pick (SUM-4, EFF-7).
-instant("base-dragon-05", _points_then_chosen_player_discards("Boulder", 8, Family.WIND))
+instant("base-dragon-05", points_then_chosen_player_discards("Boulder", 8, Family.WIND))
 
 # base-dragon-06 Gust: ⚡ 8 points; a chosen player (you allowed) discards an Earth card they pick (SUM-4, EFF-7).
-instant("base-dragon-06", _points_then_chosen_player_discards("Gust", 8, Family.EARTH))
+instant("base-dragon-06", points_then_chosen_player_discards("Gust", 8, Family.EARTH))
 
 
 def _other_summoned(ctx: EffectContext) -> list[str]:

@@ -9,7 +9,7 @@ from oracle.model import EffectType, Family, Stones
 from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
-from oracle.reference.effects.registry import Answer, instant_can_resolve
+from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve
 from oracle.reference.state import Frame
 from oracle.reference.table import Table
 
@@ -242,6 +242,54 @@ def resolve_active_of(ctx: EffectContext, card_id: str) -> None:
 
 
 # --- added for expansion cards
+
+
+def chosen_player(ctx: EffectContext) -> int:
+    """The player chosen under ``memo["target"]`` (the owner if none was chosen)."""
+    target = ctx.memo.get("target")
+    return ctx.owner if target is None else int(target)
+
+
+def chosen_players_cards(family: Family, exclude_acting: bool = False) -> Callable[[EffectContext], list[str]]:
+    """The chosen player's summoned ``family`` cards (Loki counts as any family on its owner's turn: ART-11)."""
+
+    def candidates(ctx: EffectContext) -> list[str]:
+        if ctx.memo.get("target") is None:
+            return []
+        cards = ctx.table.summoned(chosen_player(ctx), family)
+        return [c.id for c in cards if not (exclude_acting and c.id == ctx.card_id)]
+
+    return candidates
+
+
+def summoned_anywhere_counting_acting(family: Family) -> Callable[[Table, int, str], bool]:
+    """SUM-4: some player has a summoned card of ``family``, the acting card counted in its owner's area (SUM-5)."""
+
+    def can_resolve(table: Table, owner: int, acting: str) -> bool:
+        if table.card(acting).family is family:
+            return True
+        return any(table.summoned(p, family) for p in range(table.state.n))
+
+    return can_resolve
+
+
+def _chosen_player_discards(ctx: EffectContext) -> None:
+    for card_id in ctx.memo.get("discard", []):
+        ctx.table.discard_from_area(chosen_player(ctx), card_id, ctx.source_id)
+
+
+def points_then_chosen_player_discards(name: str, points: int, family: Family) -> Effect:
+    """Gain points; choose a player (yourself allowed) with a summoned ``family`` card; THAT player picks one
+    of them to discard (EFF-7). With no such card anywhere the card cannot be summoned (SUM-4, the Ember ruling).
+    """
+    label = family.value.capitalize()
+    return Effect((
+        gain_points(points),
+        ChoosePlayer("target", f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
+        ChooseCards("discard", f"{name}: discard one of your summoned {label} cards", chosen_players_cards(family),
+                    chooser=chosen_player),
+        Do(_chosen_player_discards),
+    ), can_resolve=summoned_anywhere_counting_acting(family), rule="SUM-4")
 
 
 def summoned_anywhere(family: Family) -> Callable[[Table, int, str], bool]:

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 from oracle.cards import Card
 from oracle.model import Color, Family, Stones
-from oracle.reference.effects.context import EffectContext, area_as_if_summoned
+from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
-    ChooseCards,
     ChooseOptions,
-    ChoosePlayer,
     Do,
     Draw,
-    gain_points,
     gain_points_per,
     gain_stones,
-    players_with_summoned,
+    points_then_chosen_player_discards,
     recover_self,
 )
 from oracle.reference.table import Table
@@ -125,39 +122,9 @@ instant("base-water-10", Effect((
 ), rule="RUL-6"))
 
 
-def _dragon_anywhere(table: Table, owner: int, acting: str) -> bool:
-    """SUM-4: someone (the owner counting the acting card: SUM-5) has a summoned Dragon card."""
-    if any(c.family is Family.DRAGON for c in area_as_if_summoned(table, owner, acting)):
-        return True
-    return any(table.summoned(p, Family.DRAGON) for p in range(table.state.n) if p != owner)
-
-
-def _leviathan_target(ctx: EffectContext) -> int:
-    target = ctx.memo.get("target")
-    return ctx.owner if target is None else int(target)
-
-
-def _target_dragons(ctx: EffectContext) -> list[str]:
-    if ctx.memo.get("target") is None:
-        return []
-    return [c.id for c in ctx.area(_leviathan_target(ctx)) if c.family is Family.DRAGON]
-
-
-def _leviathan_discard(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("dragon", []):
-        ctx.table.discard_from_area(_leviathan_target(ctx), card_id, ctx.source_id)
-
-
 # base-water-11 Leviathan: ⚡ 7 points; a chosen player (you allowed) discards a summoned Dragon of their choice;
 # with no summoned Dragon anywhere it cannot be summoned (SUM-4, SUM-5, EFF-7).
-instant("base-water-11", Effect((
-    gain_points(7),
-    ChoosePlayer("target", "Leviathan: choose a player with a summoned Dragon card",
-                 players_with_summoned(Family.DRAGON)),
-    ChooseCards("dragon", "Leviathan: discard one of your summoned Dragon cards", _target_dragons,
-                chooser=_leviathan_target),
-    Do(_leviathan_discard),
-), can_resolve=_dragon_anywhere, rule="SUM-4"))
+instant("base-water-11", points_then_chosen_player_discards("Leviathan", 7, Family.DRAGON))
 
 
 def _triton(table: Table, owner: int, card: Card) -> None:

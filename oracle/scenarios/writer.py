@@ -60,7 +60,10 @@ def _value(value: Any, nested: bool = False) -> str:
 
 
 def _lines(table: JSON) -> list[str]:
-    return [f"{_key(k)} = {_value(v)}" for k, v in table.items() if v is not None]
+    for key, value in table.items():
+        if value is None:
+            raise ValueError(f"TOML has no null ({key})")
+    return [f"{_key(k)} = {_value(v)}" for k, v in table.items()]
 
 
 def toml_text(doc: JSON) -> str:
