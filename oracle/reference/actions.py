@@ -375,15 +375,17 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
 
 
 def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
-    """The candidates that pass :func:`check`; the state does not change while listing, so SUM-4 answers
-    are remembered for the duration of the call."""
+    """The candidates that pass :func:`check`; the state does not change while listing, so SUM-4 answers and
+    summon costs are remembered for the duration of the call."""
     if spec is None:
         return []
     table.resolvable_cache = {}
+    table.cost_cache = {}
     try:
         return [a for a in candidates(table, spec) if check(table, spec, a) is None]
     finally:
         table.resolvable_cache = None
+        table.cost_cache = None
 
 
 def has_active(table: Table, card_id: str) -> bool:

@@ -29,6 +29,7 @@ class Table:
         self.events: list[JSON] = []
         self.cards = catalogue()
         self.resolvable_cache: dict[tuple[int, str, str], bool] | None = None
+        self.cost_cache: dict[tuple[int, str], int] | None = None
         self._payments: dict[tuple[Stones, StoneValues, int], tuple[Stones, ...]] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
@@ -38,6 +39,7 @@ class Table:
         twin.events = copy.deepcopy(self.events, memo)
         twin.cards = self.cards
         twin.resolvable_cache = None
+        twin.cost_cache = None
         twin._payments = {}
         return twin
 
@@ -48,6 +50,7 @@ class Table:
         twin.events = []
         twin.cards = self.cards
         twin.resolvable_cache = None
+        twin.cost_cache = None
         twin._payments = {}
         return twin
 
@@ -89,6 +92,14 @@ class Table:
 
     def summon_cost(self, player: int, card: Card) -> int:
         """SUM-3: the printed cost changed by the effects in force, never below 0; a fixed cost wins (ART-9)."""
+        if self.cost_cache is not None:
+            key = (player, card.id)
+            if key not in self.cost_cache:
+                self.cost_cache[key] = self._summon_cost(player, card)
+            return self.cost_cache[key]
+        return self._summon_cost(player, card)
+
+    def _summon_cost(self, player: int, card: Card) -> int:
         in_force = self.in_force(player)
         for _, effect in in_force:
             if effect.fixed_cost is not None:
