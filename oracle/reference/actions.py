@@ -381,6 +381,7 @@ def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
         return []
     table.resolvable_cache = {}
     table.cost_cache = {}
+    table.values_cache = {}
     try:
         return [a for a in candidates(table, spec) if check(table, spec, a) is None]
     finally:

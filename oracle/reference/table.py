@@ -30,6 +30,7 @@ class Table:
         self.cards = catalogue()
         self.resolvable_cache: dict[tuple[int, str, str], bool] | None = None
         self.cost_cache: dict[tuple[int, str], int] | None = None
+        self.values_cache: dict[tuple[int, str], StoneValues] = {}
         self._payments: dict[tuple[Stones, StoneValues, int], tuple[Stones, ...]] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
@@ -40,6 +41,7 @@ class Table:
         twin.cards = self.cards
         twin.resolvable_cache = None
         twin.cost_cache = None
+        twin.values_cache = {}
         twin._payments = {}
         return twin
 
@@ -51,6 +53,7 @@ class Table:
         twin.cards = self.cards
         twin.resolvable_cache = None
         twin.cost_cache = None
+        twin.values_cache = {}
         twin._payments = {}
         return twin
 
@@ -75,6 +78,14 @@ class Table:
 
     def stone_values(self, player: int) -> StoneValues:
         """PAY-4 / RUL-16: the stone values in force for this player now."""
+        if self.cost_cache is not None:
+            key = (player, "stone values")
+            if key not in self.values_cache:
+                self.values_cache[key] = self._stone_values(player)
+            return self.values_cache[key]
+        return self._stone_values(player)
+
+    def _stone_values(self, player: int) -> StoneValues:
         red, blue, purple = 1, 3, 6
         swap = False
         for _, effect in self.in_force(player):
