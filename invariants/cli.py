@@ -17,17 +17,11 @@ import typer
 from invariants.catalog import ALL_NAMES
 from invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport, run_fuzz
 from invariants.game import Stats
+from oracle.exits import EXIT_FAILED, EXIT_OK, bad_input
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault, resolve_impl
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
 DEFAULT_GAMES = 50
-
-
-def _bad(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
+_bad = bad_input
 
 
 def parse_players(text: str) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ import typer
 from invariants.cli import fuzz_command
 from oracle.cards import CardDataError, catalogue
 from oracle.check import CheckOptions, EngineUnderTest, run_check
+from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, bad_input
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault
 from oracle.model import Family
 from oracle.narrate import action_text, event_text
@@ -36,14 +37,7 @@ app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(z3_app, name="z3")
 app.command("fuzz")(fuzz_command)
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
-
-
-def fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
+fail = bad_input
 
 
 @app.command("cards")

@@ -8,14 +8,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 import oracle
+from oracle.exits import EXIT_FAILED, EXIT_OK
 from oracle.harness import python_version
 from oracle.results import CheckResult, Outcome
 
 JSON = dict[str, Any]
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
 
 
 @dataclass(frozen=True)

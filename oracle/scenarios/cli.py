@@ -12,10 +12,9 @@ from typing import Annotated
 
 import typer
 
+from oracle.exits import EXIT_BAD_INPUT
 from oracle.scenarios.describe import scenario_lines
 from oracle.scenarios.loader import default_dir, display_path, load_dir
-
-EXIT_BAD_INPUT = 2
 
 app = typer.Typer(
     add_completion=False,

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from oracle.exits import EXIT_FAILED, EXIT_OK, bad_input
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault, resolve_impl
 from oracle.results import CheckResult
 
@@ -23,14 +24,7 @@ z3_app = typer.Typer(
          " checks of an engine, and boundary scenarios.",
 )
 
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 2
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
+_fail = bad_input
 
 
 @z3_app.command("prove")
