@@ -184,36 +184,26 @@ def _check_choose_player(table: Table, spec: DecisionSpec, action: JSON) -> Reje
     return None
 
 
-def _check_choose_cards(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    chosen = _strings_field(action, "cards")
+def _check_selection(action: JSON, key: str, offered: tuple[str, ...], least: int, most: int) -> Rejection | None:
+    """DEC-2: a choice lists distinct offered items, between ``least`` and ``most`` of them."""
+    chosen = _strings_field(action, key)
     if isinstance(chosen, Rejection):
         return chosen
-    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(spec.cards):
+    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(offered):
+        return _reject(RejectionCode.INVALID_CHOICE, "DEC-2", f"{chosen} are not distinct {key} of {list(offered)}")
+    if not least <= len(chosen) <= most:
         return _reject(
-            RejectionCode.INVALID_CHOICE, "DEC-2", f"{chosen} are not distinct cards of {list(spec.cards)}"
-        )
-    if not spec.min <= len(chosen) <= spec.max:
-        return _reject(
-            RejectionCode.INVALID_CHOICE, "DEC-2", f"choose between {spec.min} and {spec.max} cards, not {len(chosen)}"
+            RejectionCode.INVALID_CHOICE, "DEC-2", f"choose between {least} and {most} {key}, not {len(chosen)}"
         )
     return None
+
+
+def _check_choose_cards(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    return _check_selection(action, "cards", spec.cards, spec.min, spec.max)
 
 
 def _check_choose_options(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    chosen = _strings_field(action, "options")
-    if isinstance(chosen, Rejection):
-        return chosen
-    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(spec.options):
-        return _reject(
-            RejectionCode.INVALID_CHOICE, "DEC-2", f"{chosen} are not distinct options of {list(spec.options)}"
-        )
-    if not spec.min <= len(chosen) <= spec.max:
-        return _reject(
-            RejectionCode.INVALID_CHOICE,
-            "DEC-2",
-            f"choose between {spec.min} and {spec.max} options, not {len(chosen)}",
-        )
-    return None
+    return _check_selection(action, "options", spec.options, spec.min, spec.max)
 
 
 def _check_shuffle(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
