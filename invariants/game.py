@@ -45,8 +45,7 @@ from invariants.lockstep import (
     state_rules,
 )
 from invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
-from oracle.harness import EngineFault, Subject, _where
-from oracle.harness import _Timeout as _HarnessTimeout
+from oracle.harness import EngineFault, EngineTimeout, Subject, where_raised
 from oracle.play import ADVANCED_TILES, random_deck
 from oracle.protocol import ANSWERS, DecisionKind, RejectionCode
 from oracle.reference import ReferenceEngine
@@ -199,13 +198,13 @@ class GameRunner:
             return
 
         def on_alarm(signum: int, frame: object) -> None:
-            raise _HarnessTimeout()
+            raise EngineTimeout()
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
         self._armed = True
         try:
             yield
-        except _HarnessTimeout:
+        except EngineTimeout:
             raise self.fault(ENGINE_FAULT.name, EngineFault("timeout", self._calling, "no answer"), 0) from None
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -652,7 +651,7 @@ class _LeanSubject(Subject):
     def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         try:
             return fn(*args)
-        except _HarnessTimeout:
+        except EngineTimeout:
             raise EngineFault("timeout", method, "no answer within the step's budget") from None
         except EngineFault:
             raise
@@ -661,7 +660,7 @@ class _LeanSubject(Subject):
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{_where(exc)}") from None
+            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
 
 
 class _Stop(Exception):

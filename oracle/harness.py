@@ -41,8 +41,8 @@ class EngineFault(Exception):
         self.message = message
 
 
-class _Timeout(BaseException):
-    pass
+class EngineTimeout(BaseException):
+    """Raised inside an engine call when its time is up (a BaseException, so engines cannot swallow it)."""
 
 
 def resolve_impl(spec: str) -> Callable[[], Any]:
@@ -58,7 +58,7 @@ def resolve_impl(spec: str) -> Callable[[], Any]:
         raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)") \
             from None
     except Exception as exc:
-        where = _where(exc)
+        where = where_raised(exc)
         raise ImplError(f"--impl {spec!r}: importing {module_name} raised {type(exc).__name__}: {exc}{where}") \
             from None
     factory = getattr(module, factory_name, None)
@@ -69,7 +69,7 @@ def resolve_impl(spec: str) -> Callable[[], Any]:
     return factory  # type: ignore[no-any-return]
 
 
-def _where(exc: BaseException) -> str:
+def where_raised(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return ""
@@ -84,7 +84,7 @@ def _deadline(seconds: float) -> Iterator[None]:
         return
 
     def on_alarm(signum: int, frame: object) -> None:
-        raise _Timeout()
+        raise EngineTimeout()
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -159,7 +159,7 @@ class Subject:
         try:
             with _deadline(self.timeout):
                 return fn(*args)
-        except _Timeout:
+        except EngineTimeout:
             raise EngineFault("timeout", method, f"no answer within {self.timeout:g} s") from None
         except EngineFault:
             raise
@@ -168,7 +168,7 @@ class Subject:
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{_where(exc)}") from None
+            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
 
     # ------------------------------------------------------------------ protocol calls
 
