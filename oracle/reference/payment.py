@@ -72,6 +72,18 @@ def check_payment(held: Stones, paid: Stones, values: StoneValues, cost: int) ->
     )
 
 
+_LEGAL_PAYMENTS: dict[tuple[Stones, StoneValues, int, object], tuple[Stones, ...]] = {}
+
+
 def legal_payments(held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
-    """Every legal payment of ``cost`` from ``held``, as colour counts (PAY-1..PAY-5)."""
-    return tuple(paid for paid in held.sub_collections() if payment_violation(held, paid, values, cost) is None)
+    """Every legal payment of ``cost`` from ``held``, as colour counts (PAY-1..PAY-5).
+
+    Remembered: the answer depends on the arguments and on the payment rule alone, and the rule is part of
+    the key, so an engine that patches ``payment_violation`` (a fixture) gets answers of its own.
+    """
+    key = (held, values, cost, payment_violation)
+    found = _LEGAL_PAYMENTS.get(key)
+    if found is None:
+        found = tuple(paid for paid in held.sub_collections() if payment_violation(held, paid, values, cost) is None)
+        _LEGAL_PAYMENTS[key] = found
+    return found

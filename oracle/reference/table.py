@@ -31,7 +31,6 @@ class Table:
         self.resolvable_cache: dict[tuple[int, str, str], bool] | None = None
         self.cost_cache: dict[tuple[int, str], int] | None = None
         self.values_cache: dict[tuple[int, str], StoneValues] = {}
-        self._payments: dict[tuple[Stones, StoneValues, int], tuple[Stones, ...]] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """Copies share the immutable card catalogue; only the state and events are copied."""
@@ -42,7 +41,6 @@ class Table:
         twin.resolvable_cache = None
         twin.cost_cache = None
         twin.values_cache = {}
-        twin._payments = {}
         return twin
 
     def what_if(self) -> Table:
@@ -54,7 +52,6 @@ class Table:
         twin.resolvable_cache = None
         twin.cost_cache = None
         twin.values_cache = {}
-        twin._payments = {}
         return twin
 
     # ----------------------------------------------------------------- queries
@@ -124,12 +121,8 @@ class Table:
         return max(0, cost)
 
     def legal_payments(self, held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
-        """PAY-1..PAY-5: every legal payment (remembered: the answer depends on its arguments alone)."""
-        key = (held, values, cost)
-        found = self._payments.get(key)
-        if found is None:
-            found = self._payments[key] = legal_payments(held, values, cost)
-        return found
+        """PAY-1..PAY-5: every legal payment of ``cost`` from ``held``."""
+        return legal_payments(held, values, cost)
 
     def area_capacity(self, player: int) -> int:
         """SUM-1: as many areas as the round number, plus bought Additional Areas (ART-8)."""
