@@ -119,6 +119,15 @@ def _value_cards(problem: Problem) -> SymValues:
     return values
 
 
+def _legal_payment(problem: Problem, cost: Expr) -> tuple[SymStones, SymValues, SymStones]:
+    """Held stones, their values under any cards, and a payment of ``cost`` from them that is legal."""
+    held = _held(problem)
+    values = _value_cards(problem)
+    paid = _paid(problem, held)
+    problem.add(m.payment_legal(held, paid, values, cost))
+    return held, values, paid
+
+
 def _flag(problem: Problem, name: str) -> Expr:
     b = z3.Bool(name)
     problem.show[name] = b
@@ -165,11 +174,8 @@ def _overpay_below_smallest() -> Problem:
 
 def _overpay_less_than_a_stone() -> Problem:
     p = Problem()
-    held = _held(p)
-    values = _value_cards(p)
     cost = _cost(p)
-    paid = _paid(p, held)
-    p.add(m.payment_legal(held, paid, values, cost))
+    _, values, paid = _legal_payment(p, cost)
     p.negate(values.worth(paid) - cost >= m.MAX_VALUE)
     p.show["overpaid"] = values.worth(paid) - cost
     return p
@@ -191,32 +197,23 @@ def _no_change() -> Problem:
 
 def _cost_zero_pays_nothing() -> Problem:
     p = Problem()
-    held = _held(p)
-    values = _value_cards(p)
-    paid = _paid(p, held)
-    p.add(m.payment_legal(held, paid, values, z3.IntVal(0)))
+    _, _, paid = _legal_payment(p, z3.IntVal(0))
     p.negate(paid.total() > 0)
     return p
 
 
 def _positive_cost_pays_something() -> Problem:
     p = Problem()
-    held = _held(p)
-    values = _value_cards(p)
     cost = _cost(p, low=1)
-    paid = _paid(p, held)
-    p.add(m.payment_legal(held, paid, values, cost))
+    _, _, paid = _legal_payment(p, cost)
     p.negate(paid.total() == 0)
     return p
 
 
 def _at_most_cost_stones() -> Problem:
     p = Problem()
-    held = _held(p)
-    values = _value_cards(p)
     cost = _cost(p, low=1)
-    paid = _paid(p, held)
-    p.add(m.payment_legal(held, paid, values, cost))
+    _, _, paid = _legal_payment(p, cost)
     p.negate(paid.total() > cost)
     return p
 
