@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from oracle.cards import Card
 from oracle.model import EffectType, Family, Stones
-from oracle.reference.effects.context import EffectContext, area_as_if_summoned
+from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent, triggered
 from oracle.reference.effects.steps import (
     ChooseCards,
     ChooseOptions,
     Do,
     UpgradeStones,
+    another_card_in_area,
     gain_points,
     gain_points_per,
+    other_summoned,
     recover_self,
 )
 from oracle.reference.state import Frame
@@ -69,14 +71,6 @@ triggered(DUDURI_KING, Effect((
 ), rule="STONE-2"))
 
 
-def _other_summoned(ctx: EffectContext) -> list[str]:
-    return [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id]
-
-
-def _another_card_in_area(table: Table, owner: int, acting: str) -> bool:
-    return any(c.id != acting for c in area_as_if_summoned(table, owner, acting))
-
-
 def _anubis(ctx: EffectContext) -> None:
     """The points are the printed cost, even when the card's own effect replaces the discard (Ash: RUL-5)."""
     for card_id in ctx.memo.get("discard", []):
@@ -87,9 +81,9 @@ def _anubis(ctx: EffectContext) -> None:
 # art-earth-03 Anubis: ⚡ discard another of your summoned cards and gain its printed cost in points; needs one to be
 # summoned (SUM-4, ART-10).
 instant("art-earth-03", Effect((
-    ChooseCards("discard", "Anubis: discard another of your summoned cards", _other_summoned),
+    ChooseCards("discard", "Anubis: discard another of your summoned cards", other_summoned),
     Do(_anubis),
-), can_resolve=_another_card_in_area, rule="SUM-4"))
+), can_resolve=another_card_in_area, rule="SUM-4"))
 
 DISCARD_SELF = "discard_this_card"
 LOSE_POINTS = "lose_two_points"

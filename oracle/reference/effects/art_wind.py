@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from oracle.cards import Card
 from oracle.model import EffectType, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
@@ -12,6 +11,7 @@ from oracle.reference.effects.steps import (
     Do,
     Draw,
     SummonFromHand,
+    any_card,
     chosen_family_count,
     family_names,
     free_summon_candidates,
@@ -56,16 +56,12 @@ active("art-wind-03", Effect((
 ), rule="ART-11"))
 
 
-def _any_card(card: Card) -> bool:
-    return True
-
-
 def _horus_can_resolve(table: Table, owner: int, acting: str) -> bool:
     """SUM-4/SUM-5: with the acting card placed, a free area and a hand card whose Instant effect could resolve."""
     placed = table.what_if()
     if acting in placed.hand(owner):
         placed.place_summoned(owner, acting, Stones(), free=True)
-    return placed.area_free(owner) and bool(free_summon_candidates(placed, owner, acting, _any_card))
+    return placed.area_free(owner) and bool(free_summon_candidates(placed, owner, acting, any_card))
 
 
 def _horus_points(ctx: EffectContext) -> None:
@@ -77,7 +73,7 @@ def _horus_points(ctx: EffectContext) -> None:
 # art-wind-04 Horus: ⚡ summon a hand card without paying its cost (its summon and Instant effect complete first),
 # then gain its printed cost in points (RUL-2, SUM-4, SUM-6).
 instant("art-wind-04", Effect((
-    SummonFromHand("Horus: summon a card from your hand without paying its cost", _any_card),
+    SummonFromHand("Horus: summon a card from your hand without paying its cost", any_card),
     Do(_horus_points),
 ), can_resolve=_horus_can_resolve, rule="RUL-2"))
 

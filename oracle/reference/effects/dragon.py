@@ -11,11 +11,13 @@ from oracle.reference.effects.steps import (
     Do,
     Draw,
     SummonFromHand,
+    another_card_in_area,
     copy_effect,
     free_summon_candidates,
     gain_points,
     gain_points_per,
     gain_stones,
+    other_summoned,
     points_then_chosen_player_discards,
 )
 from oracle.reference.table import Table
@@ -61,25 +63,17 @@ instant("base-dragon-05", points_then_chosen_player_discards("Boulder", 8, Famil
 instant("base-dragon-06", points_then_chosen_player_discards("Gust", 8, Family.EARTH))
 
 
-def _other_summoned(ctx: EffectContext) -> list[str]:
-    return [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id]
-
-
 def _aeris_recover(ctx: EffectContext) -> None:
     for card_id in ctx.memo.get("recover", []):
         ctx.table.recover(ctx.owner, card_id, ctx.source_id)
         ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
 
 
-def _another_card_in_area(table: Table, owner: int, acting: str) -> bool:
-    return any(c.id != acting for c in area_as_if_summoned(table, owner, acting))
-
-
 # base-dragon-07 Aeris: ⚡ Recover another of your summoned cards; gain its printed cost in points (EFF-6, SUM-4).
 instant("base-dragon-07", Effect((
-    ChooseCards("recover", "Aeris: recover another of your summoned cards", _other_summoned),
+    ChooseCards("recover", "Aeris: recover another of your summoned cards", other_summoned),
     Do(_aeris_recover),
-), can_resolve=_another_card_in_area, rule="SUM-4"))
+), can_resolve=another_card_in_area, rule="SUM-4"))
 
 
 def _copyable_instants(table: Table, owner: int, acting: str) -> list[str]:

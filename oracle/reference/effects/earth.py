@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from oracle.cards import Card
 from oracle.model import Color, Family, Stones
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
@@ -12,6 +11,7 @@ from oracle.reference.effects.steps import (
     ChoosePlayer,
     Do,
     SummonFromHand,
+    any_card,
     free_summon_candidates,
     gain_points,
     gain_points_per,
@@ -26,17 +26,13 @@ def _what_if(table: Table) -> Table:
     return table.what_if()
 
 
-def _any_card(card: Card) -> bool:
-    return True
-
-
 def _yfs_discardable(table: Table, owner: int, acting: str) -> list[str]:
     """RUL-15: hand cards whose discard still leaves another card to summon for free into a free area (SUM-1, SUM-4)."""
     out = []
     for card_id in hand_as_if_summoned(table, owner, acting):
         after = _what_if(table)
         after.discard_from_hand(owner, card_id, "what-if")
-        if after.area_free(owner) and free_summon_candidates(after, owner, acting, _any_card):
+        if after.area_free(owner) and free_summon_candidates(after, owner, acting, any_card):
             out.append(card_id)
     return out
 
@@ -67,7 +63,7 @@ instant("base-earth-01", Effect((
     ChooseCards("discard", "Young Forest Spirit: discard a card from your hand",
                 lambda ctx: _yfs_discardable(ctx.table, ctx.owner, ctx.card_id)),
     _discard_chosen_from_hand("discarded"),
-    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", _any_card, if_memo="discarded"),
+    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", any_card, if_memo="discarded"),
 ), can_resolve=_yfs_can_resolve, rule="RUL-15"))
 
 

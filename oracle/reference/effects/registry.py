@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from oracle.model import Stones
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from oracle.reference.table import Table
 
 Answer = int | tuple[str, ...] | Stones | None
+V = TypeVar("V")
 
 
 class Stage(Protocol):
@@ -129,34 +130,31 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     return answer
 
 
+def _register(registry: dict[str, V], key: str, value: V, what: str) -> None:
+    """Each card (or tile) registers each kind of handler once; a second registration is a bug."""
+    if key in registry:
+        raise ValueError(f"{what} of {key} registered twice")
+    registry[key] = value
+
+
 def instant(card_id: str, effect: Effect) -> None:
-    if card_id in INSTANT:
-        raise ValueError(f"Instant effect of {card_id} registered twice")
-    INSTANT[card_id] = effect
+    _register(INSTANT, card_id, effect, "Instant effect")
 
 
 def active(card_id: str, effect: Effect) -> None:
-    if card_id in ACTIVE:
-        raise ValueError(f"Active effect of {card_id} registered twice")
-    ACTIVE[card_id] = effect
+    _register(ACTIVE, card_id, effect, "Active effect")
 
 
 def tile(tile_id: str, ability: Tile) -> None:
-    if tile_id in TILES:
-        raise ValueError(f"artifact tile {tile_id} registered twice")
-    TILES[tile_id] = ability
+    _register(TILES, tile_id, ability, "artifact tile")
 
 
 def triggered(card_id: str, effect: Effect) -> None:
     """The staged part of a card's Permanent trigger, resolved on a frame of its own (Duduri King's choice)."""
-    if card_id in TRIGGERED:
-        raise ValueError(f"triggered effect of {card_id} registered twice")
-    TRIGGERED[card_id] = effect
+    _register(TRIGGERED, card_id, effect, "triggered effect")
 
 
 def permanent(card_id: str, effect: Permanent) -> None:
-    if card_id in PERMANENT:
-        raise ValueError(f"Permanent effect of {card_id} registered twice")
-    PERMANENT[card_id] = effect
+    _register(PERMANENT, card_id, effect, "Permanent effect")
     if effect.recover_when is not None:
         RECOVER_WHEN.add(card_id)

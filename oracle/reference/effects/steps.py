@@ -8,7 +8,7 @@ from oracle.cards import Card
 from oracle.model import EffectType, Family, Stones
 from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
-from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
+from oracle.reference.effects.context import EffectContext, area_as_if_summoned, hand_as_if_summoned
 from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve
 from oracle.reference.state import Frame
 from oracle.reference.table import Table
@@ -175,6 +175,20 @@ def own_area_cards(predicate: Callable[[EffectContext, str], bool]) -> Callable[
         return [c for c in ctx.table.state.players[ctx.owner].area if predicate(ctx, c)]
 
     return candidates
+
+
+def other_summoned(ctx: EffectContext) -> list[str]:
+    """The owner's summoned cards other than the acting one."""
+    return [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id]
+
+
+def another_card_in_area(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4/SUM-5: the owner has a summoned card besides the acting one (counted as already placed)."""
+    return any(c.id != acting for c in area_as_if_summoned(table, owner, acting))
+
+
+def any_card(card: Card) -> bool:
+    return True
 
 
 def hand_cards(ctx: EffectContext) -> list[str]:
