@@ -6,6 +6,7 @@ options and returns :class:`~oracle.results.CheckResult` objects.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -114,7 +115,7 @@ def random_play(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult
                                            message=f"the engine does not support {players} players"))
                 continue
             subject.new_game(plan.setup())
-            rng = __import__("random").Random(f"play-{seed}")
+            rng = random.Random(f"play-{seed}")
             while (pending := subject.decision()) is not None:
                 step += 1
                 action = choose_action(subject, pending, rng)
@@ -243,7 +244,7 @@ def roundtrip(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
                                            message="the engine does not declare both 'export' and 'load'"))
                 break
             subject.new_game(plan.setup())
-            rng = __import__("random").Random(f"play-{seed}")
+            rng = random.Random(f"play-{seed}")
             failure = None
             while True:
                 snapshot = subject.export()
