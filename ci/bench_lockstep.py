@@ -22,17 +22,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from invariants.catalog import ALL_NAMES
-from invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 from oracle.play import play_random_game
 from oracle.reference import ReferenceEngine, create
+from vale_invariants.catalog import ALL_NAMES
+from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 
 GAMES = 20
 TARGET = 5000.0
 
 
 def _lockstep(games: int = GAMES, probes: bool = True, seed: int = 0) -> Stats:
-    import invariants.game as game
+    import vale_invariants.game as game
 
     settings = GameSettings(create, "oracle.reference", (2, 3, 4), frozenset({"LOCKSTEP"}), lockstep=True)
     stats = Stats()
@@ -64,7 +64,7 @@ def _reference_alone(games: int = GAMES) -> Stats:
 
 
 def _hypothesis(mode: str, games: int = GAMES) -> Stats:
-    from invariants.fuzz import FuzzConfig, run_fuzz
+    from vale_invariants.fuzz import FuzzConfig, run_fuzz
 
     invariants = tuple(n for n in ALL_NAMES if n != "INV-SNAPSHOT-STABLE")
     report = run_fuzz(create, "oracle.reference", FuzzConfig(games=games, seed=0, mode=mode, invariants=invariants,

@@ -276,7 +276,7 @@ def roundtrip(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
     return results
 
 
-SUITE_MODULES = ("oracle.scenarios.suite", "oracle.z3check.suite", "invariants.suite")
+SUITE_MODULES = ("oracle.scenarios.suite", "oracle.z3check.suite", "vale_invariants.suite")
 
 
 def load_suites() -> dict[str, Suite]:

@@ -15,7 +15,6 @@ from typing import Annotated
 
 import typer
 
-from invariants.cli import fuzz_command
 from oracle.cards import CardDataError, catalogue
 from oracle.check import CheckOptions, EngineUnderTest, run_check
 from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, bad_input
@@ -26,6 +25,7 @@ from oracle.play import GameStuck, choose_action, new_setup
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.cli import app as scenarios_app
 from oracle.z3check.cli import z3_app
+from vale_invariants.cli import fuzz_command
 
 app = typer.Typer(
     add_completion=False,

@@ -16,11 +16,11 @@ def test_setup_suite_passes_the_reference() -> None:
 
 
 def test_setup_suite_catches_starting_scores_counted_from_seat_zero() -> None:
-    failures = [(i, rules) for i, outcome, rules in _run("fixtures.scores_from_seat_zero", "setup")
+    failures = [(i, rules) for i, outcome, rules in _run("vale_fixtures.scores_from_seat_zero", "setup")
                 if outcome is Outcome.FAIL]
     assert ("setup/2p/first-1", ("SETUP-2",)) in failures
     assert not any(i.endswith("first-0") for i, _ in failures)
 
 
 def test_roundtrip_suite_is_unsupported_without_load() -> None:
-    assert {Outcome.UNSUPPORTED} == {outcome for _, outcome, _ in _run("fixtures.minimal_adapter", "roundtrip")}
+    assert {Outcome.UNSUPPORTED} == {outcome for _, outcome, _ in _run("vale_fixtures.minimal_adapter", "roundtrip")}

@@ -37,7 +37,7 @@ def test_cards_lists_fifteen_fire_cards() -> None:
     [
         (["check", "--impl", "no_such_package.engine"], "cannot import module 'no_such_package'"),
         (["check", "--impl", "oracle.reference:no_factory"], "has no factory 'no_factory'"),
-        (["check", "--impl", "fixtures.import_fails"], "raised ImportError"),
+        (["check", "--impl", "vale_fixtures.import_fails"], "raised ImportError"),
         (["check", "--impl", "not a module"], "expected 'package.module' or 'package.module:factory'"),
         (["play", "--players", "5"], "the game is for 2 to 4 players"),
         (["cards", "--family", "metal"], "--family 'metal'"),
@@ -53,7 +53,7 @@ def test_bad_input_gets_one_line_and_exit_2(args: list[str], message: str) -> No
 
 
 def test_an_engine_that_hangs_is_reported_as_a_timeout() -> None:
-    run = oracle("check", "--impl", "fixtures.hangs", "--timeout", "0.3", "--suite", "random-play", "--games", "1")
+    run = oracle("check", "--impl", "vale_fixtures.hangs", "--timeout", "0.3", "--suite", "random-play", "--games", "1")
     assert 1 == run.returncode
     assert "TIMEOUT" in run.stdout
     assert "no answer within 0.3 s" in run.stdout
@@ -61,7 +61,7 @@ def test_an_engine_that_hangs_is_reported_as_a_timeout() -> None:
 
 
 def test_an_engine_that_crashes_is_reported_as_an_error() -> None:
-    run = oracle("check", "--impl", "fixtures.crashes", "--suite", "random-play", "--games", "1")
+    run = oracle("check", "--impl", "vale_fixtures.crashes", "--suite", "random-play", "--games", "1")
     assert 1 == run.returncode
     assert "ERROR" in run.stdout
     assert "ZeroDivisionError: deliberate crash in new_game" in run.stdout
@@ -69,7 +69,7 @@ def test_an_engine_that_crashes_is_reported_as_an_error() -> None:
 
 
 def test_an_engine_with_only_export_is_checked_by_probing() -> None:
-    run = oracle("check", "--impl", "fixtures.minimal_adapter", "--suite", "random-play", "--suite", "roundtrip",
+    run = oracle("check", "--impl", "vale_fixtures.minimal_adapter", "--suite", "random-play", "--suite", "roundtrip",
                  "--games", "1")
     assert 0 == run.returncode, run.stdout
     assert "unsupported" in run.stdout

@@ -8,18 +8,18 @@ from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
 from oracle.results import Outcome
 
 FIXTURES = {
-    "fixtures.superfluous_payment": "PAY-3",
-    "fixtures.change_given": "PAY-2",
-    "fixtures.no_holding_limit": "LIMIT-1",
-    "fixtures.area_off_by_one": "SUM-1",
-    "fixtures.ember_without_water": "SUM-4",
-    "fixtures.kappa_own_summon": "EFF-3",
-    "fixtures.eternity_not_self": "SUM-5",
-    "fixtures.fixed_active_order": "EFF-5",
-    "fixtures.pegasus_lowers_fixed_cost": "ART-9",
-    "fixtures.totem_pole_on_tengu": "ART-10",
-    "fixtures.same_artifact_twice": "ART-3",
-    "fixtures.third_extra_area": "ART-8",
+    "vale_fixtures.superfluous_payment": "PAY-3",
+    "vale_fixtures.change_given": "PAY-2",
+    "vale_fixtures.no_holding_limit": "LIMIT-1",
+    "vale_fixtures.area_off_by_one": "SUM-1",
+    "vale_fixtures.ember_without_water": "SUM-4",
+    "vale_fixtures.kappa_own_summon": "EFF-3",
+    "vale_fixtures.eternity_not_self": "SUM-5",
+    "vale_fixtures.fixed_active_order": "EFF-5",
+    "vale_fixtures.pegasus_lowers_fixed_cost": "ART-9",
+    "vale_fixtures.totem_pole_on_tengu": "ART-10",
+    "vale_fixtures.same_artifact_twice": "ART-3",
+    "vale_fixtures.third_extra_area": "ART-8",
 }
 
 

@@ -19,13 +19,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-import fixtures
-from fixtures.broken import BrokenEngine
-from invariants import checks
-from invariants.catalog import ALL_NAMES, INVARIANTS
-from invariants.cli import fuzz_command, parse_players
-from invariants.fuzz import FuzzConfig, FuzzReport, run_fuzz
-from invariants.scenario import build_scenario, to_toml
+import vale_fixtures
 from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
 from oracle.reference import ReferenceEngine, create, flow
 from oracle.reference.state import Phase
@@ -35,6 +29,12 @@ from oracle.rules import rules
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
 from tests.helpers import cid, engine_at
+from vale_fixtures.broken import BrokenEngine
+from vale_invariants import checks
+from vale_invariants.catalog import ALL_NAMES, INVARIANTS
+from vale_invariants.cli import fuzz_command, parse_players
+from vale_invariants.fuzz import FuzzConfig, FuzzReport, run_fuzz
+from vale_invariants.scenario import build_scenario, to_toml
 
 JSON = dict[str, Any]
 
@@ -69,11 +69,11 @@ FIXTURE_GAMES = 80
 
 
 def _broken_fixtures() -> dict[str, str]:
-    """Every module of fixtures/ whose engine declares the rule it breaks (BROKEN_RULE)."""
+    """Every module of vale_fixtures whose engine declares the rule it breaks (BROKEN_RULE)."""
     found: dict[str, str] = {}
-    for path in sorted(Path(fixtures.__file__).parent.glob("*.py")):
+    for path in sorted(Path(vale_fixtures.__file__).parent.glob("*.py")):
         try:
-            module = importlib.import_module(f"fixtures.{path.stem}")
+            module = importlib.import_module(f"vale_fixtures.{path.stem}")
         except Exception:
             continue
         factory = getattr(module, "create", None)
@@ -121,7 +121,7 @@ def test_the_fixtures_are_found() -> None:
 
 @pytest.mark.parametrize(("name", "mode"), _cases())
 def test_fixture_engine_is_caught_with_its_rule(name: str, mode: str, tmp_path: Path) -> None:
-    impl = f"fixtures.{name}"
+    impl = f"vale_fixtures.{name}"
     module = importlib.import_module(impl)
     rule = BROKEN[name]
     seed = CAUGHT_BY.get(name, ((), 0))[1]
@@ -335,9 +335,9 @@ def test_turn_order_of_hunting_picks() -> None:
 
 
 def test_minimal_adapter_is_fuzzed_with_workarounds() -> None:
-    from fixtures import minimal_adapter
+    from vale_fixtures import minimal_adapter
 
-    report = _fuzz(minimal_adapter.create, "fixtures.minimal_adapter", games=2, mode="both")
+    report = _fuzz(minimal_adapter.create, "vale_fixtures.minimal_adapter", games=2, mode="both")
     assert report.ok, _describe(report)
     assert "INV-ROUNDTRIP" in report.unsupported
     outcomes = {r.id: r.outcome for r in report.results()}
@@ -346,12 +346,12 @@ def test_minimal_adapter_is_fuzzed_with_workarounds() -> None:
 
 
 def test_an_engine_that_crashes_or_hangs_is_reported_not_fatal() -> None:
-    from fixtures import crashes, hangs
+    from vale_fixtures import crashes, hangs
 
-    crashed = _fuzz(crashes.create, "fixtures.crashes")
+    crashed = _fuzz(crashes.create, "vale_fixtures.crashes")
     assert [(f.invariant, f.outcome) for f in crashed.failures] == [("ENGINE-FAULT", Outcome.ERROR)]
     assert [r.outcome for r in crashed.results()] == [Outcome.ERROR]
-    hung = _fuzz(hangs.create, "fixtures.hangs", timeout=0.2)
+    hung = _fuzz(hangs.create, "vale_fixtures.hangs", timeout=0.2)
     assert [(f.invariant, f.outcome) for f in hung.failures] == [("ENGINE-FAULT", Outcome.TIMEOUT)]
     assert hung.seconds < 5
 
@@ -360,10 +360,10 @@ def test_an_engine_that_crashes_or_hangs_is_reported_not_fatal() -> None:
 
 
 def test_the_same_seed_gives_the_same_run() -> None:
-    from fixtures import no_holding_limit
+    from vale_fixtures import no_holding_limit
 
     def run() -> tuple[Any, ...]:
-        report = _fuzz(no_holding_limit.create, "fixtures.no_holding_limit", games=3, mode="both",
+        report = _fuzz(no_holding_limit.create, "vale_fixtures.no_holding_limit", games=3, mode="both",
                        max_failures=3)
         return (report.stats.games, report.stats.decisions, [f.to_json() for f in report.failures])
 
@@ -378,10 +378,10 @@ def test_the_same_seed_gives_the_same_run() -> None:
 
 
 def test_a_scenario_is_valid_toml_with_the_start_of_the_game() -> None:
-    from fixtures import change_given
+    from vale_fixtures import change_given
 
-    report = _fuzz(change_given.create, "fixtures.change_given", mode="lockstep")
-    scenario = build_scenario(report.failures[0], "fixtures.change_given")
+    report = _fuzz(change_given.create, "vale_fixtures.change_given", mode="lockstep")
+    scenario = build_scenario(report.failures[0], "vale_fixtures.change_given")
     assert scenario is not None
     assert tomllib.loads(to_toml(scenario)) == scenario
     given = scenario["given"]
@@ -419,13 +419,13 @@ def _cli_invariants() -> list[str]:
 
 
 def test_cli_saves_a_failure_and_exits_one(tmp_path: Path) -> None:
-    result = _cli("--impl", "fixtures.no_holding_limit", "--games", "3", "--mode", "lockstep", "--shrink-time", "0",
-                  "--save-failures", str(tmp_path), "--junit-xml", str(tmp_path / "j.xml"))
+    result = _cli("--impl", "vale_fixtures.no_holding_limit", "--games", "3", "--mode", "lockstep",
+                  "--shrink-time", "0", "--save-failures", str(tmp_path), "--junit-xml", str(tmp_path / "j.xml"))
     assert result.exit_code == 1, result.output
     assert "LOCKSTEP (LIMIT-1" in result.output
     saved = list(tmp_path.glob("*.toml"))
     assert len(saved) == 1
-    _check_saved_scenario(saved[0], "fixtures.no_holding_limit")
+    _check_saved_scenario(saved[0], "vale_fixtures.no_holding_limit")
     assert (tmp_path / "j.xml").exists()
 
 

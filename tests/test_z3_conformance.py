@@ -43,10 +43,10 @@ def test_the_reference_agrees_on_a_whole_domain() -> None:
 
 
 @pytest.mark.parametrize(("impl", "rule", "outcome"), [
-    ("fixtures.superfluous_payment", "PAY-3", Outcome.ILLEGAL_ACCEPTED),
-    ("fixtures.change_given", "PAY-2", Outcome.FAIL),
-    ("fixtures.z3_limit5", "LIMIT-1", Outcome.FAIL),
-    ("fixtures.no_holding_limit", "LIMIT-1", Outcome.FAIL),
+    ("vale_fixtures.superfluous_payment", "PAY-3", Outcome.ILLEGAL_ACCEPTED),
+    ("vale_fixtures.change_given", "PAY-2", Outcome.FAIL),
+    ("vale_fixtures.z3_limit5", "LIMIT-1", Outcome.FAIL),
+    ("vale_fixtures.no_holding_limit", "LIMIT-1", Outcome.FAIL),
 ])
 def test_each_broken_engine_is_caught_with_its_rule(impl: str, rule: str, outcome: Outcome, tmp_path: Path) -> None:
     # the base-game rows (the Artifacts rows and their fixtures: tests/test_z3_expansion.py)
@@ -70,30 +70,30 @@ def test_each_broken_engine_is_caught_with_its_rule(impl: str, rule: str, outcom
 
 
 def test_a_failure_reproduces_with_its_case_id() -> None:
-    failures = _failures(_run("fixtures.superfluous_payment", rows=("summon-payment",)))
+    failures = _failures(_run("vale_fixtures.superfluous_payment", rows=("summon-payment",)))
     case_id = failures[0].details["case"]
-    again = _run("fixtures.superfluous_payment", case=case_id)
+    again = _run("vale_fixtures.superfluous_payment", case=case_id)
     assert [(r.id, r.outcome, r.rules) for r in again] == [(failures[0].id, failures[0].outcome, failures[0].rules)]
     assert [r.outcome for r in _run(REFERENCE, case=case_id)] == [Outcome.PASS]
 
 
 def test_the_sample_is_deterministic_and_depends_on_the_seed() -> None:
     rows = ("summon-payment",)
-    first = _run("fixtures.superfluous_payment", rows=rows)
-    again = _run("fixtures.superfluous_payment", rows=rows)
+    first = _run("vale_fixtures.superfluous_payment", rows=rows)
+    again = _run("vale_fixtures.superfluous_payment", rows=rows)
     assert [(r.id, r.rules) for r in first] == [(r.id, r.rules) for r in again]
-    other = _run("fixtures.superfluous_payment", seed=7, rows=rows)
+    other = _run("vale_fixtures.superfluous_payment", seed=7, rows=rows)
     assert {r.id for r in _failures(first)} != {r.id for r in _failures(other)}
 
 
 def test_an_engine_that_cannot_load_positions_is_unsupported() -> None:
-    results = _run("fixtures.minimal_adapter")
+    results = _run("vale_fixtures.minimal_adapter")
     assert [(r.id, r.outcome) for r in results] == [("z3/load", Outcome.UNSUPPORTED)]
 
 
 def test_the_suite_runs_only_the_rows_of_the_selected_rules() -> None:
     load_suites()
-    eut = EngineUnderTest.load("fixtures.z3_limit5", 5.0)
+    eut = EngineUnderTest.load("vale_fixtures.z3_limit5", 5.0)
     results = SUITES["z3"](eut, CheckOptions(rules=("LIMIT-1",)))
     assert {r.id.split("/")[1] for r in results} == {"holding-limit"}
     assert SUITES["z3"](eut, CheckOptions(rules=("HUNT-1",))) == []
@@ -122,10 +122,10 @@ def test_conform_command_exit_codes() -> None:
     ok = runner.invoke(z3_app, ["conform", "--row", "holding-limit"])
     assert ok.exit_code == 0, ok.output
     assert "PASS             z3/holding-limit" in ok.output
-    bad = runner.invoke(z3_app, ["conform", "--impl", "fixtures.z3_limit5", "--row", "holding-limit"])
+    bad = runner.invoke(z3_app, ["conform", "--impl", "vale_fixtures.z3_limit5", "--row", "holding-limit"])
     assert bad.exit_code == 1
     assert "rule LIMIT-1" in bad.output
-    assert "reproduce: oracle z3 conform --impl fixtures.z3_limit5 --case" in bad.output
+    assert "reproduce: oracle z3 conform --impl vale_fixtures.z3_limit5 --case" in bad.output
     assert runner.invoke(z3_app, ["conform", "--row", "nope"]).exit_code == 2
     assert runner.invoke(z3_app, ["conform", "--case", "summon-payment/r0b0p0/printed/cost-11"]).exit_code == 2
     assert runner.invoke(z3_app, ["conform", "--impl", "no.such.module"]).exit_code == 2

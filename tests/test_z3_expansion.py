@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 import z3
 
-from fixtures.broken import BrokenEngine
 from oracle.check import SUITES, CheckOptions, EngineUnderTest, load_suites
 from oracle.given import complete_snapshot
 from oracle.model import Family, Stones
@@ -29,6 +28,7 @@ from oracle.z3check import models, proofs
 from oracle.z3check import models as m
 from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, check_case, row_named, run_conformance
 from oracle.z3check.export import choice_upgrade_scenarios, incense_scenarios
+from vale_fixtures.broken import BrokenEngine
 
 REFERENCE = "oracle.reference"
 PEGASUS = "base-wind-03"
@@ -214,11 +214,11 @@ def test_the_rows_are_unsupported_without_the_declared_features() -> None:
 
 
 @pytest.mark.parametrize(("impl", "rule", "row"), [
-    ("fixtures.z3_double_upgrade", "STONE-2", "book-of-thoth-upgrade"),
-    ("fixtures.z3_downgrade", "STONE-2", "book-of-thoth-upgrade"),
-    ("fixtures.z3_downgrade", "STONE-2", "duduri-upgrade"),
-    ("fixtures.z3_downgrade", "STONE-2", "duduri-king-sale"),
-    ("fixtures.superfluous_payment", "PAY-3", "incense-burner-price"),
+    ("vale_fixtures.z3_double_upgrade", "STONE-2", "book-of-thoth-upgrade"),
+    ("vale_fixtures.z3_downgrade", "STONE-2", "book-of-thoth-upgrade"),
+    ("vale_fixtures.z3_downgrade", "STONE-2", "duduri-upgrade"),
+    ("vale_fixtures.z3_downgrade", "STONE-2", "duduri-king-sale"),
+    ("vale_fixtures.superfluous_payment", "PAY-3", "incense-burner-price"),
     ("tests.test_z3_expansion:incense_discount", "RUL-9", "incense-burner-price"),
 ])
 def test_the_z3_suite_catches_each_broken_engine_on_its_row(impl: str, rule: str, row: str, tmp_path: Path) -> None:
@@ -242,21 +242,21 @@ def test_the_z3_suite_catches_each_broken_engine_on_its_row(impl: str, rule: str
 
 
 def test_the_upgrade_fixtures_pass_the_rows_they_do_not_break() -> None:
-    assert _failures(_run("fixtures.z3_double_upgrade", rows=("incense-burner-price", "duduri-upgrade",
+    assert _failures(_run("vale_fixtures.z3_double_upgrade", rows=("incense-burner-price", "duduri-upgrade",
                                                                "duduri-king-sale"))) == []
-    assert _failures(_run("fixtures.z3_downgrade", rows=("incense-burner-price",))) == []
-    assert _failures(_run("fixtures.superfluous_payment", rows=("book-of-thoth-upgrade", "duduri-upgrade"))) == []
+    assert _failures(_run("vale_fixtures.z3_downgrade", rows=("incense-burner-price",))) == []
+    assert _failures(_run("vale_fixtures.superfluous_payment", rows=("book-of-thoth-upgrade", "duduri-upgrade"))) == []
 
 
 def test_a_double_upgrade_is_diagnosed_as_one_stone_upgraded_twice() -> None:
-    results = _failures(_run("fixtures.z3_double_upgrade", case="book-of-thoth-upgrade/r1b0p0"))
+    results = _failures(_run("vale_fixtures.z3_double_upgrade", case="book-of-thoth-upgrade/r1b0p0"))
     assert len(results) == 1
     result = results[0]
     assert result.outcome is Outcome.ILLEGAL_ACCEPTED and result.rules == ("STONE-2", "RUL-8")
     assert "twice" in result.message
     assert result.details["extra"] == [{"type": "upgrade_stones", "player": 0,
                                         "stones": {"red": 1, "blue": 1, "purple": 0}}]
-    engine = EngineUnderTest.load("fixtures.z3_double_upgrade", 5.0).fresh()
+    engine = EngineUnderTest.load("vale_fixtures.z3_double_upgrade", 5.0).fresh()
     engine.load_snapshot(complete_snapshot(case_by_id("book-of-thoth-upgrade/r1b0p0")[1].given))
     engine.apply({"type": "use_artifact", "player": 0})
     assert engine.apply({"type": "upgrade_stones", "player": 0, "stones": {"red": 1, "blue": 1}})["accepted"]
@@ -264,10 +264,10 @@ def test_a_double_upgrade_is_diagnosed_as_one_stone_upgraded_twice() -> None:
 
 
 def test_a_purple_upgrade_is_diagnosed_and_its_downgrade_shows() -> None:
-    results = _failures(_run("fixtures.z3_downgrade", case="duduri-upgrade/r1b0p1"))
+    results = _failures(_run("vale_fixtures.z3_downgrade", case="duduri-upgrade/r1b0p1"))
     assert [(r.outcome, r.rules) for r in results] == [(Outcome.ILLEGAL_ACCEPTED, ("STONE-2",))]
     assert "purple" in results[0].message
-    engine = EngineUnderTest.load("fixtures.z3_downgrade", 5.0).fresh()
+    engine = EngineUnderTest.load("vale_fixtures.z3_downgrade", 5.0).fresh()
     engine.load_snapshot(complete_snapshot(case_by_id("duduri-upgrade/r1b0p1")[1].given))
     engine.apply({"type": "summon", "player": 0, "card": "art-earth-01", "payment": {}})
     assert engine.apply({"type": "upgrade_stones", "player": 0, "stones": {"purple": 1}})["accepted"]

@@ -58,12 +58,12 @@ def test_the_scenario_loader_accepts_them_and_the_reference_passes(exported: dic
 
 
 @pytest.mark.parametrize(("impl", "group", "step"), [
-    ("fixtures.superfluous_payment", "payments", 6),
-    ("fixtures.change_given", "payments", 6),
-    ("fixtures.z3_limit5", "limit", 6),
-    ("fixtures.superfluous_payment", "incense", 6),
-    ("fixtures.z3_double_upgrade", "upgrades", 1),
-    ("fixtures.z3_downgrade", "upgrades", 3),
+    ("vale_fixtures.superfluous_payment", "payments", 6),
+    ("vale_fixtures.change_given", "payments", 6),
+    ("vale_fixtures.z3_limit5", "limit", 6),
+    ("vale_fixtures.superfluous_payment", "incense", 6),
+    ("vale_fixtures.z3_double_upgrade", "upgrades", 1),
+    ("vale_fixtures.z3_downgrade", "upgrades", 3),
 ])
 def test_the_boundary_scenarios_catch_the_broken_engines(
     impl: str, group: str, step: int, exported: dict[str, list[Path]]

@@ -35,8 +35,11 @@ LOOSE_CODES = frozenset({"UNKNOWN_CARD", "MALFORMED_ACTION"})
 
 
 def default_dir() -> Path:
-    """The repository's top-level ``scenarios/`` (found next to the package, so a clone works)."""
-    return Path(oracle.__file__).resolve().parent.parent / "scenarios"
+    """The bundled suite: ``oracle/_suite`` in an installed wheel, else the clone's top-level ``scenarios/``
+    (an editable install or a checkout, where the package sits beside it)."""
+    package = Path(oracle.__file__).resolve().parent
+    bundled = package / "_suite"
+    return bundled if bundled.is_dir() else package.parent / "scenarios"
 
 
 def display_path(path: Path) -> str:

@@ -1,11 +1,11 @@
-"""The fuzzer: Hypothesis drives whole games through :class:`~invariants.game.GameRunner` and shrinks
+"""The fuzzer: Hypothesis drives whole games through :class:`~vale_invariants.game.GameRunner` and shrinks
 the choices behind the first failure to a minimal trace.
 
 How the search is made deterministic and bounded:
 
 * each Hypothesis run uses ``@seed`` derived from ``--seed``, ``database=None``, ``deadline=None`` and no
   health checks, so the same options give the same games and the same shrunk trace;
-* every choice is one integer draw (see :mod:`invariants.game`), inside one ``st.composite`` strategy
+* every choice is one integer draw (see :mod:`vale_invariants.game`), inside one ``st.composite`` strategy
   (``data.draw`` pretty-prints every value and is about twice as slow);
 * shrinking is bounded in time (``shrink_seconds``; Hypothesis has no public budget of shrink calls,
   so its internal time limit is lowered): which games fail, and the invariant and rule of each failure,
@@ -32,11 +32,11 @@ from hypothesis import HealthCheck, Phase, Verbosity, given
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
-from invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
-from invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
-from invariants.trace import Divergence, Failure, Violation
 from oracle.harness import EngineFault, Subject
 from oracle.results import CheckResult, Outcome
+from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
+from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
+from vale_invariants.trace import Divergence, Failure, Violation
 
 JSON = dict[str, Any]
 MODES = ("both", "invariants", "lockstep")
@@ -301,7 +301,7 @@ def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
 
 def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
     """Fuzz one engine; every failure is shrunk, compared with the reference, and (optionally) saved."""
-    from invariants.scenario import write_scenario
+    from vale_invariants.scenario import write_scenario
 
     started = time.perf_counter()
     report = FuzzReport(impl, impl, config)
@@ -383,6 +383,6 @@ def _safe_replay(failure: Failure, factory: Callable[[], Any], impl: str, timeou
 
 
 def _empty_trace() -> Any:
-    from invariants.trace import Trace
+    from vale_invariants.trace import Trace
 
     return Trace(setup={})

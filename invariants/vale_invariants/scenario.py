@@ -21,10 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from invariants.lockstep import DECISION_FIELDS
-from invariants.trace import Divergence, Failure
 from oracle.rules import rules as rules_catalogue
 from oracle.scenarios.writer import toml_text
+from vale_invariants.lockstep import DECISION_FIELDS
+from vale_invariants.trace import Divergence, Failure
 
 JSON = dict[str, Any]
 MAX_LISTED = 3

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from invariants.fuzz import SUITE, FuzzConfig, run_fuzz
 from oracle.check import CheckOptions, EngineUnderTest, suite
 from oracle.results import CheckResult
+from vale_invariants.fuzz import SUITE, FuzzConfig, run_fuzz
 
 DEFAULT_GAMES = 4
 DEFAULT_SHRINK_SECONDS = 3.0

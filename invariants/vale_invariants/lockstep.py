@@ -2,7 +2,7 @@
 
 The canonical snapshot is compared without ``private`` (engine-specific) and ``pending`` (its prompt is
 free text; decisions are compared by :func:`decision_shape`). Legal-action sets are compared as sets of
-:func:`~invariants.actions.action_key`.
+:func:`~vale_invariants.actions.action_key`.
 
 Rule attribution: a listed action the reference rejects cites the reference's rejection rule; a legal
 action the engine does not list cites the engine's own rejection rule (or the rule of the action type);
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from invariants.actions import action_key, keys_of
 from oracle.check import _first_difference
 from oracle.model import Stones
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions
 from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT
+from vale_invariants.actions import action_key, keys_of
 
 JSON = dict[str, Any]
 

@@ -20,8 +20,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
-from invariants import checks
-from invariants.actions import (
+from oracle.harness import EngineFault, EngineTimeout, Subject, where_raised
+from oracle.play import ADVANCED_TILES, random_deck
+from oracle.protocol import ANSWERS, DecisionKind, RejectionCode
+from oracle.reference import ReferenceEngine
+from oracle.reference.snapshot import parse_setup, tiles_for
+from oracle.results import Outcome
+from vale_invariants import checks
+from vale_invariants.actions import (
     PROBE_CORRUPT,
     PROBE_PROTOCOL,
     PROBE_UNLISTED,
@@ -31,9 +37,9 @@ from invariants.actions import (
     pick_probe,
     probe_pool,
 )
-from invariants.catalog import ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT
-from invariants.checks import Finding, ReferenceView
-from invariants.lockstep import (
+from vale_invariants.catalog import ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT
+from vale_invariants.checks import Finding, ReferenceView
+from vale_invariants.lockstep import (
     cost_rules,
     decision_difference,
     decision_rules,
@@ -44,13 +50,7 @@ from invariants.lockstep import (
     reference_rejection,
     state_rules,
 )
-from invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
-from oracle.harness import EngineFault, EngineTimeout, Subject, where_raised
-from oracle.play import ADVANCED_TILES, random_deck
-from oracle.protocol import ANSWERS, DecisionKind, RejectionCode
-from oracle.reference import ReferenceEngine
-from oracle.reference.snapshot import parse_setup, tiles_for
-from oracle.results import Outcome
+from vale_invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
 
 JSON = dict[str, Any]
 

@@ -14,11 +14,11 @@ from typing import Annotated
 
 import typer
 
-from invariants.catalog import ALL_NAMES
-from invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport, run_fuzz
-from invariants.game import Stats
 from oracle.exits import EXIT_FAILED, EXIT_OK, bad_input
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault, resolve_impl
+from vale_invariants.catalog import ALL_NAMES
+from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport, run_fuzz
+from vale_invariants.game import Stats
 
 DEFAULT_GAMES = 50
 _bad = bad_input
