@@ -7,9 +7,12 @@ from typing import Any
 import pytest
 
 from oracle.check import EngineUnderTest
+from oracle.model import Stones
 from oracle.protocol import DecisionKind
 from oracle.reference import actions
 from oracle.reference.decisions import DecisionSpec
+from oracle.reference.payment import StoneValues
+from oracle.reference.payment import check_payment as _held_check_payment
 from oracle.reference.table import Table
 from oracle.results import Outcome
 from oracle.scenarios.loader import default_dir, load_dir
@@ -39,6 +42,7 @@ HOLDING_LIMIT_SCENARIOS = (
 )
 
 _guarded_check = actions.check
+_strict_over_limit = Table.over_limit
 
 
 def _check_without_player(table: Table, spec: DecisionSpec | None, action: object) -> Any:
@@ -51,6 +55,32 @@ def _check_without_player(table: Table, spec: DecisionSpec | None, action: objec
 class AnyPlayerAnswers(BrokenEngine):
     BROKEN_RULE = "DEC-1"
     PATCHES = ((actions, "check", _check_without_player),)
+
+
+def _check_payment_from_any_stones(held: Stones, paid: Stones, values: StoneValues, cost: int) -> Any:
+    """An engine that forgets PAY-5: it values the payment without asking whether the stones are held."""
+    covering = Stones(max(held.red, paid.red), max(held.blue, paid.blue), max(held.purple, paid.purple))
+    return _held_check_payment(covering, paid, values, cost)
+
+
+class PaysWithStonesNotHeld(BrokenEngine):
+    BROKEN_RULE = "PAY-5"
+    PATCHES = ((actions, "check_payment", _check_payment_from_any_stones),)
+
+
+def _over_limit_at_four(self: Table) -> int | None:
+    """An engine that reads 'at most 4' as 'fewer than 4' once Hestia has left: 4 stones are too many."""
+    for index, player in enumerate(self.state.players):
+        held = player.stones.red + player.stones.blue + player.stones.purple
+        choosing = any(f.kind == "keep" and f.player == index for f in self.state.stack)
+        if held >= self.holding_limit(index) and not choosing:
+            return index
+    return _strict_over_limit(self)
+
+
+class LimitReachedAtFour(BrokenEngine):
+    BROKEN_RULE = "LIMIT-1"
+    PATCHES = ((Table, "over_limit", _over_limit_at_four),)
 
 
 def _outcome(impl: str, factory: Any, scenario_id: str) -> Outcome:
@@ -77,3 +107,17 @@ def test_holding_limit_scenario_catches_an_engine_without_the_limit(scenario_id:
     from vale_fixtures.no_holding_limit import NoHoldingLimit
 
     assert Outcome.FAIL == _outcome("vale_fixtures.no_holding_limit", NoHoldingLimit, scenario_id)
+
+
+def test_exactly_four_stones_after_removing_hestia_catches_a_limit_off_by_one() -> None:
+    scenario_id = "LIMIT-1-exactly-four-stones-after-removing-hestia"
+    from oracle.reference import ReferenceEngine
+
+    assert Outcome.PASS == _outcome("oracle.reference", ReferenceEngine, scenario_id)
+    assert Outcome.FAIL == _outcome("limit_reached_at_four", LimitReachedAtFour, scenario_id)
+
+
+def test_removal_paid_with_a_colour_not_held_catches_an_engine_without_pay_5() -> None:
+    scenario_id = "PAY-5-removal-paid-with-a-colour-not-held"
+    caught = _outcome("pays_with_stones_not_held", PaysWithStonesNotHeld, scenario_id)
+    assert Outcome.ILLEGAL_ACCEPTED == caught
