@@ -186,7 +186,8 @@ def blocks(text: str) -> list[Block] | None:
             tables = tomllib.loads("".join(lines[start:end])).get("expected_failure")
         except tomllib.TOMLDecodeError:
             return None
-        if not isinstance(tables, list) or len(tables) != 1 or not isinstance(tables[0].get("id"), str):
+        if (not isinstance(tables, list) or len(tables) != 1 or not isinstance(tables[0], dict)
+                or not isinstance(tables[0].get("id"), str)):
             return None
         found.append(Block(tables[0]["id"], start, end))
     return found
@@ -236,6 +237,8 @@ def plan_update(text: str | None, entries: Sequence[Entry], report: Sequence[Rep
         lines = text.splitlines(keepends=True)
         gone = {i for b in layout or [] if b.id in dropped for i in range(b.start, b.end)}
         body = "".join(line for i, line in enumerate(lines) if i not in gone)
+        if gone:
+            body = body.rstrip("\n") + "\n" if body.strip() else ""
     if new_entries and body and not body.endswith("\n"):
         body += "\n"
     body += "".join("\n" + entry_text(e) for e in new_entries)

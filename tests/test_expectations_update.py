@@ -139,6 +139,14 @@ def test_unexpected_passes_are_dropped_and_expected_failures_stay(tmp_path: Path
     assert [PAY3, "REM-1-round-3-costs-3"] == listed
 
 
+def test_dropping_the_last_entry_leaves_no_trailing_blank_lines(tmp_path: Path) -> None:
+    file = tmp_path / "known-failures.toml"
+    file.write_text(EXISTING, encoding="utf-8")
+    update(report_of(tmp_path, [result("REM-1-round-3-costs-3", Outcome.PASS)]), file)
+    expected = EXISTING[: EXISTING.index('\n[[expected_failure]]\nid = "REM-1')]
+    assert expected == file.read_text(encoding="utf-8")
+
+
 def test_an_expected_failure_listed_elsewhere_brings_its_reason(tmp_path: Path) -> None:
     listed = CheckResult(suite="scenarios", id=PAY3, title=PAY3, outcome=Outcome.EXPECTED_FAILURE,
                          details={"expected_failure": {"reason": "gives change (issue #12)", "file": "a.toml",
