@@ -15,6 +15,7 @@ import oracle
 from oracle.cards import CardDataError, catalogue
 from oracle.check_cli import check_command
 from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, bad_input
+from oracle.expectations_cli import app as expectations_app
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault
 from oracle.model import Family
 from oracle.narrate import action_text, event_text
@@ -31,6 +32,7 @@ app = typer.Typer(
 
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(z3_app, name="z3")
+app.add_typer(expectations_app, name="expectations")
 app.command("fuzz")(fuzz_command)
 app.command("check")(check_command)
 
