@@ -1,0 +1,123 @@
+"""``oracle check`` tells the truth: exit codes, refusals before the run, report options and expectations."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import oracle
+from oracle.cli import app
+
+runner = CliRunner()
+SUPERFLUOUS = "vale_fixtures.superfluous_payment"
+
+
+def check(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["check", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("option", ["--timeout", "--scenario-timeout", "--z3-budget", "--unit-timeout",
+                                    "--time-budget"])
+def test_a_timeout_or_budget_must_be_positive(option: str) -> None:
+    code, _, err = check(option, "-1")
+    assert 2 == code
+    assert f"error: {option} must be more than 0 seconds" in err
+
+
+def test_an_unwritable_report_path_is_refused_before_the_run(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    code, out, err = check("--junit-xml", str(blocker / "junit.xml"))
+    assert (2, "") == (code, out)
+    assert f"error: --junit-xml {blocker / 'junit.xml'}: cannot write the report there ({blocker} is not a " \
+           "directory)" in err
+    code, _, err = check("--markdown", "-")
+    assert 2 == code and "only --report-json can write to standard output" in err
+
+
+def test_a_selected_suite_with_no_checks_is_an_error(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = check("--suite", "scenarios", "--scenarios", str(empty))
+    assert 2 == code
+    assert f"error: --suite scenarios: it has no checks to run (no scenario files in {empty})" in err
+
+
+def test_report_json_to_stdout_keeps_the_summary_on_stderr() -> None:
+    done = subprocess.run([sys.executable, "-m", "oracle.cli", "check", "--suite", "setup", "--report-json", "-"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert 0 == done.returncode, done.stderr
+    report = json.loads(done.stdout)
+    assert (9, "PASSED") == (report["totals"]["checks"], report["totals"]["verdict"])
+    assert "PASSED: 9 checks, 9 ran, 0 unsupported (9 pass)" in done.stderr
+
+
+def test_markdown_append_keeps_what_other_steps_wrote(tmp_path: Path) -> None:
+    summary = tmp_path / "step-summary.md"
+    summary.write_text("## Build\n\nok\n", encoding="utf-8")
+    code, _, _ = check("--suite", "setup", "--markdown-append", str(summary))
+    assert 0 == code
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("## Build\n\nok\n\n## Vale Oracle conformance: PASSED")
+    code, _, _ = check("--suite", "setup", "--markdown-append", str(summary))
+    assert 2 == summary.read_text(encoding="utf-8").count("## Vale Oracle conformance")
+
+
+def test_version_names_the_oracle_the_protocol_and_the_suite() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert 0 == result.exit_code
+    assert f"vale-oracle {oracle.__version__} (protocol {oracle.PROTOCOL_VERSION}, suite {oracle.SUITE_VERSION})\n" \
+        == result.stdout
+
+
+def _report(tmp_path: Path, *args: str) -> dict[str, object]:
+    path = tmp_path / "report.json"
+    check(*args, "--report-json", str(path))
+    data: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def test_a_known_broken_engine_goes_green_with_its_expectations_and_red_when_one_passes(tmp_path: Path) -> None:
+    first = _report(tmp_path, "--impl", SUPERFLUOUS)
+    results = first["results"]
+    assert isinstance(results, list)
+    failing = [r["id"] for r in results if r["outcome"] not in ("pass", "unsupported")]
+    assert any(i.startswith("z3/") for i in failing) and any(i.startswith("invariants/") for i in failing)
+    assert any(not i.startswith(("z3/", "invariants/", "random-play/", "roundtrip/", "setup/")) for i in failing)
+    listed = tmp_path / "known-failures.toml"
+    listed.write_text("".join(f'[[expected_failure]]\nid = "{i}"\nreason = "pays with superfluous stones"\n\n'
+                              for i in failing), encoding="utf-8")
+    code, out, err = check("--impl", SUPERFLUOUS, "--expectations", str(listed))
+    assert 0 == code, out + err
+    total = len(results)
+    assert f"PASSED: {total} checks, {total} ran, 0 unsupported ({total - len(failing)} pass, {len(failing)} " \
+           "expected-failure)" in out
+    listed.write_text(listed.read_text(encoding="utf-8") +
+                      '[[expected_failure]]\nid = "setup/2p/first-0"\nreason = "wrongly listed"\n', encoding="utf-8")
+    code, out, _ = check("--impl", SUPERFLUOUS, "--expectations", str(listed))
+    assert 1 == code
+    assert "UNEXPECTED-PASS  setup/2p/first-0" in out
+
+
+def test_check_ids_and_counts_do_not_depend_on_how_the_engine_fails(tmp_path: Path) -> None:
+    reference = _report(tmp_path, "--suite", "z3", "--suite", "invariants")
+    broken = _report(tmp_path, "--impl", SUPERFLUOUS, "--suite", "z3", "--suite", "invariants")
+    assert [r["id"] for r in reference["results"]] == [r["id"] for r in broken["results"]]  # type: ignore[attr-defined]
+    again = _report(tmp_path, "--impl", SUPERFLUOUS, "--suite", "z3", "--suite", "invariants", "--seed", "7")
+    assert [r["id"] for r in reference["results"]] == [r["id"] for r in again["results"]]  # type: ignore[attr-defined]
+
+
+def test_an_expectation_matching_no_check_is_an_error(tmp_path: Path) -> None:
+    listed = tmp_path / "known-failures.toml"
+    listed.write_text('[[expected_failure]]\nid = "z3/summon-payment/PAY-33"\nreason = "typo"\n', encoding="utf-8")
+    code, _, err = check("--suite", "setup", "--expectations", str(listed))
+    assert 2 == code
+    assert "no check of this engine has the id 'z3/summon-payment/PAY-33'; did you mean 'z3/summon-payment/PAY-3'?" \
+        in err
