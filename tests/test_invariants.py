@@ -135,7 +135,7 @@ def test_fixture_engine_is_caught_with_its_rule(name: str, mode: str, tmp_path: 
                            shrink_seconds=1.0, save_failures=tmp_path)
             if report.failures:
                 break
-        if report.failures:
+        if report is not None and report.failures:
             break
     assert report is not None and report.failures, f"{impl} (breaks {rule}) was not caught in {modes} mode"
     failure = report.failures[0]
