@@ -24,6 +24,7 @@ from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.cli import app as scenarios_app
+from oracle.wire.serve_cli import serve_command
 from oracle.z3check.cli import z3_app
 from vale_invariants.cli import fuzz_command
 
@@ -36,6 +37,7 @@ app = typer.Typer(
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(z3_app, name="z3")
 app.command("fuzz")(fuzz_command)
+app.command("serve")(serve_command)
 
 fail = bad_input
 

@@ -1,0 +1,33 @@
+"""``--impl 'cmd:node my-adapter.mjs --flag'``: an engine factory for a command speaking the wire protocol."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+
+from oracle.harness import ImplError
+from oracle.wire.client import WireEngine
+from oracle.wire.pool import pool_for
+
+PREFIX = "cmd:"
+
+
+def command_of(spec: str) -> list[str]:
+    """The argv of a ``cmd:`` spec, split like a shell would (no shell runs it)."""
+    try:
+        argv = shlex.split(spec[len(PREFIX):])
+    except ValueError as exc:
+        raise ImplError(f"--impl {spec!r}: cannot split the command: {exc}") from None
+    if not argv:
+        raise ImplError(f"--impl {spec!r}: expected a command after 'cmd:', e.g. 'cmd:node my-adapter.mjs'")
+    return argv
+
+
+def wire_factory(spec: str) -> Callable[[], WireEngine]:
+    """A zero-argument factory: each call is a fresh engine on an idle process of the command's pool."""
+    pool = pool_for(command_of(spec))
+
+    def create() -> WireEngine:
+        return WireEngine(pool)
+
+    return create

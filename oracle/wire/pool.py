@@ -1,0 +1,79 @@
+"""Engine processes kept per command: a fresh engine is a ``new_game``/``load`` on an idle process.
+
+Processes start once and are replaced only after a fault; an engine object holds a :class:`Lease` on a
+process and gives it back when it is garbage-collected.
+"""
+
+from __future__ import annotations
+
+import atexit
+from dataclasses import dataclass, field
+
+from oracle.wire.connection import Connection
+from oracle.wire.settings import WireSettings
+
+IDLE_KEPT = 6
+
+
+@dataclass
+class Lease:
+    """The process an engine object is using (None after a fault, until its next call)."""
+
+    connection: Connection | None
+
+
+@dataclass
+class Pool:
+    """The processes of one command: idle ones, and what the oracle has learnt to ask ``observe`` for."""
+
+    argv: tuple[str, ...]
+    idle: list[Connection] = field(default_factory=list)
+    wants: dict[str, bool] = field(default_factory=lambda: {"legal_actions": True, "snapshot": False})
+    started: int = 0
+
+    def take(self, settings: WireSettings) -> Connection:
+        while self.idle:
+            connection = self.idle.pop()
+            if connection.alive() and connection.settings == settings:
+                return connection
+            connection.close()
+        self.started += 1
+        connection = Connection(list(self.argv), settings)
+        LIVE.append(connection)
+        return connection
+
+    def release(self, lease: Lease) -> None:
+        connection, lease.connection = lease.connection, None
+        if connection is None:
+            return
+        if connection.alive() and len(self.idle) < IDLE_KEPT:
+            connection.forget_all()
+            self.idle.append(connection)
+        else:
+            retire(connection)
+
+
+POOLS: dict[tuple[str, ...], Pool] = {}
+LIVE: list[Connection] = []
+
+
+def pool_for(argv: list[str]) -> Pool:
+    key = tuple(argv)
+    if key not in POOLS:
+        POOLS[key] = Pool(key)
+    return POOLS[key]
+
+
+def retire(connection: Connection) -> None:
+    connection.close()
+    if connection in LIVE:
+        LIVE.remove(connection)
+
+
+@atexit.register
+def close_all() -> None:
+    """Ask every engine process to quit when the oracle exits (and kill the ones that do not)."""
+    for connection in list(LIVE):
+        retire(connection)
+    for pool in POOLS.values():
+        pool.idle.clear()
