@@ -57,5 +57,5 @@ def test_the_node_example_passes_the_setup_suite_and_is_unsupported_elsewhere() 
     setup = _run(impl, ["setup"])
     assert 9 == len(setup)
     assert {Outcome.PASS} == {r.outcome for r in setup}, [r.message for r in setup if not r.outcome.ok]
-    others = _run(impl, ["random-play", "roundtrip", "scenarios"], CheckOptions(games=1))
+    others = _run(impl, ["random-play", "roundtrip", "scenarios", "z3"], CheckOptions(games=1))
     assert {Outcome.UNSUPPORTED} == {r.outcome for r in others}, {r.outcome for r in others}
