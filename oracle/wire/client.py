@@ -142,8 +142,8 @@ class WireEngine:
         if not (self._settings.observe and connection.can_send("observe")):
             return ("decision", {}) if self._settings.pipeline else None
         wanted = {
-            "legal_actions": self._pool.wants["legal_actions"] and connection.can_send("legal_actions"),
-            "snapshot": self._pool.wants["snapshot"] and connection.can_send("export"),
+            "legal_actions": self._pool.wants("legal_actions") and connection.can_send("legal_actions"),
+            "snapshot": self._pool.wants("snapshot") and connection.can_send("export"),
         }
         self._asked = {part for part, asked in wanted.items() if asked}
         return "observe", wanted
@@ -163,7 +163,7 @@ class WireEngine:
             self._prefetch = None
         for part in PREFETCHED:
             if part in self._asked or part in self._used:
-                self._pool.wants[part] = part in self._used
+                self._pool.learn(part, part in self._used)
         self._seen, self._asked, self._used = {}, set(), set()
 
     def _replay(self, history: list[tuple[str, JSON]], method: str) -> None:

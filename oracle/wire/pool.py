@@ -13,6 +13,8 @@ from oracle.wire.connection import Connection
 from oracle.wire.settings import WireSettings
 
 IDLE_KEPT = 6
+USAGE_WEIGHT = 0.2
+USAGE_THRESHOLD = 0.25
 
 
 @dataclass
@@ -28,7 +30,7 @@ class Pool:
 
     argv: tuple[str, ...]
     idle: list[Connection] = field(default_factory=list)
-    wants: dict[str, bool] = field(default_factory=lambda: {"legal_actions": True, "snapshot": False})
+    usage: dict[str, float] = field(default_factory=lambda: {"legal_actions": 1.0, "snapshot": 0.0})
     started: int = 0
 
     def take(self, settings: WireSettings) -> Connection:
@@ -41,6 +43,13 @@ class Pool:
         connection = Connection(list(self.argv), settings)
         LIVE.append(connection)
         return connection
+
+    def wants(self, part: str) -> bool:
+        """Whether ``observe`` should bring ``part``: it was used after most recent observations."""
+        return self.usage[part] >= USAGE_THRESHOLD
+
+    def learn(self, part: str, used: bool) -> None:
+        self.usage[part] = (1 - USAGE_WEIGHT) * self.usage[part] + (USAGE_WEIGHT if used else 0.0)
 
     def release(self, lease: Lease) -> None:
         connection, lease.connection = lease.connection, None
