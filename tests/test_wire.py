@@ -221,3 +221,30 @@ def test_validate_protocol_reports_output_only_the_schema_forbids(monkeypatch: p
 
 def test_the_request_schema_refuses_an_unknown_method() -> None:
     assert [] != validation_errors("wire-request", {"id": 1, "method": "teleport", "params": {}})
+
+
+def test_a_forked_worker_starts_its_own_engine_processes() -> None:
+    import multiprocessing
+
+    factory = wire_factory(served("oracle.reference"))
+    parent, idle = factory(), factory()
+    parent.new_game(new_setup(2, 3))
+    parent_pids = {engine._lease.connection.process.popen.pid for engine in (parent, idle)
+                   if engine._lease.connection is not None}
+    del idle
+    with multiprocessing.get_context("fork").Pool(1) as workers:
+        child_pid, child_export = workers.apply(_engine_pid_and_export, (factory, 4))
+    assert child_pid not in parent_pids
+    reference = ReferenceEngine()
+    reference.new_game(new_setup(2, 4))
+    assert reference.export()["draw_pile"] == child_export["draw_pile"]
+    expected = ReferenceEngine()
+    expected.new_game(new_setup(2, 3))
+    assert expected.export()["draw_pile"] == parent.export()["draw_pile"]
+
+
+def _engine_pid_and_export(factory: Any, seed: int) -> tuple[int, JSON]:
+    engine = factory()
+    engine.new_game(new_setup(2, seed))
+    assert engine._lease.connection is not None
+    return engine._lease.connection.process.popen.pid, engine.export()

@@ -8,6 +8,7 @@ them in turn), matches each answer to its request by ``id`` and turns error answ
 from __future__ import annotations
 
 import json
+import os
 import signal
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +41,7 @@ class Connection:
 
     def __init__(self, argv: list[str], settings: WireSettings) -> None:
         self.settings = settings
+        self.owner = os.getpid()
         self.process = EngineProcess(argv)
         self.next_id = 0
         self.waiting: dict[int, str] = {}
@@ -66,7 +68,8 @@ class Connection:
         return may_send(METHODS[method], self.version, self.capabilities)
 
     def alive(self) -> bool:
-        return self.process.alive()
+        """Running, and started by this process (a forked worker never talks to its parent's engines)."""
+        return self.owner == os.getpid() and self.process.alive()
 
     # ------------------------------------------------------------------ requests
 
@@ -145,6 +148,9 @@ class Connection:
             raise
 
     def close(self) -> None:
+        """Ask the engine to quit (only the process that started it may)."""
+        if self.owner != os.getpid():
+            return
         self.next_id += 1
         self.process.close(request_line(self.next_id, "quit", {}))
 

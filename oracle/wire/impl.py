@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from oracle.harness import ImplError
 from oracle.wire.client import WireEngine
@@ -23,11 +24,16 @@ def command_of(spec: str) -> list[str]:
     return argv
 
 
+@dataclass(frozen=True)
+class WireFactory:
+    """A zero-argument factory (picklable, for worker processes): each call is a fresh engine on an idle
+    process of this command's pool in the calling process."""
+
+    argv: tuple[str, ...]
+
+    def __call__(self) -> WireEngine:
+        return WireEngine(pool_for(list(self.argv)))
+
+
 def wire_factory(spec: str) -> Callable[[], WireEngine]:
-    """A zero-argument factory: each call is a fresh engine on an idle process of the command's pool."""
-    pool = pool_for(command_of(spec))
-
-    def create() -> WireEngine:
-        return WireEngine(pool)
-
-    return create
+    return WireFactory(tuple(command_of(spec)))

@@ -7,6 +7,7 @@ process and gives it back when it is garbage-collected.
 from __future__ import annotations
 
 import atexit
+import os
 from dataclasses import dataclass, field
 
 from oracle.wire.connection import Connection
@@ -77,6 +78,18 @@ def retire(connection: Connection) -> None:
     connection.close()
     if connection in LIVE:
         LIVE.remove(connection)
+
+
+def forget_parent_engines() -> None:
+    """In a forked child: the parent's engine processes are the parent's; start afresh."""
+    LIVE.clear()
+    for pool in POOLS.values():
+        pool.idle.clear()
+        pool.started = 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=forget_parent_engines)
 
 
 @atexit.register
