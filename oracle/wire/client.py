@@ -77,7 +77,7 @@ class WireEngine:
 
     def _connection(self, method: str) -> Connection:
         connection = self._lease.connection
-        if connection is not None and connection.alive():
+        if connection is not None and connection.usable():
             return connection
         if connection is not None:
             self._drop()

@@ -69,7 +69,12 @@ class Connection:
 
     def alive(self) -> bool:
         """Running, and started by this process (a forked worker never talks to its parent's engines)."""
-        return self.owner == os.getpid() and self.process.alive()
+        return self.usable() and self.process.alive()
+
+    def usable(self) -> bool:
+        """Not known to be broken (the cheap check before each call: a process that died since shows as a
+        closed stdout on the call itself)."""
+        return self.owner == os.getpid() and not self.process.broken
 
     # ------------------------------------------------------------------ requests
 

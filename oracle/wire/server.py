@@ -12,6 +12,8 @@ import contextlib
 import json
 import os
 import sys
+import threading
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
@@ -20,6 +22,8 @@ from oracle.wire.methods import MAX_LINE_BYTES, METHODS, ErrorCode, Method, may_
 
 JSON = dict[str, Any]
 OBSERVE_SINCE = METHODS["observe"].since
+READ_CHUNK = 1 << 16
+FLUSH_DELAY = 0.002
 
 
 class BadRequest(Exception):
@@ -39,13 +43,26 @@ class Server:
 
     # ------------------------------------------------------------------ the loop
 
-    def run(self, lines: BinaryIO) -> int:
-        """Answer every request line until ``quit`` or the end of the input."""
-        for line in lines:
-            self.out.write(self.reply(line))
-            self.out.flush()
-            if not self.running:
-                break
+    def run(self, read: Callable[[], bytes]) -> int:
+        """Answer every request line until ``quit`` or the end of the input (``read`` returns b"" there).
+        Requests that arrive together (pipelined) are answered in one write, so the oracle wakes once."""
+        writer = AnswerWriter(self.out)
+        pending = b""
+        while self.running:
+            chunk = read()
+            if not chunk:
+                return 0
+            lines = (pending + chunk).split(b"\n")
+            pending = lines.pop()
+            if len(pending) > MAX_LINE_BYTES:
+                lines.append(pending)
+                pending = b""
+            for index, line in enumerate(lines):
+                answer = self.reply(line)
+                if index == len(lines) - 1 or not self.running:
+                    writer.write(answer)
+                    break
+                writer.hold(answer)
         return 0
 
     def reply(self, line: bytes) -> bytes:
@@ -121,6 +138,46 @@ class Server:
         return out
 
 
+class AnswerWriter:
+    """Writes answer lines. An answer held back while the next pipelined request is answered goes out
+    after ``FLUSH_DELAY`` all the same, so a slow or hung request never delays the answers before it."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out = out
+        self.held: list[bytes] = []
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+        self.flusher: threading.Thread | None = None
+
+    def hold(self, answer: bytes) -> None:
+        with self.lock:
+            self.held.append(answer)
+        if self.flusher is None:
+            self.flusher = threading.Thread(target=self._flush_late, daemon=True)
+            self.flusher.start()
+        self.wake.set()
+
+    def write(self, answer: bytes) -> None:
+        with self.lock:
+            self.held.append(answer)
+            self._write_held()
+
+    def _write_held(self) -> None:
+        data, self.held = b"".join(self.held), []
+        if data and not self.out.closed:
+            with contextlib.suppress(OSError, ValueError):
+                self.out.write(data)
+                self.out.flush()
+
+    def _flush_late(self) -> None:
+        while True:
+            self.wake.wait()
+            time.sleep(FLUSH_DELAY)
+            with self.lock:
+                self.wake.clear()
+                self._write_held()
+
+
 def error_of(exc: Exception) -> JSON:
     frames = traceback.extract_tb(exc.__traceback__)
     error: JSON = {"code": ErrorCode.ENGINE_ERROR.value, "message": str(exc), "exception": type(exc).__name__}
@@ -138,7 +195,7 @@ def serve_stdio(factory: Callable[[], Any], server_class: type[Server] = Server)
     out = os.fdopen(protocol_fd, "wb", buffering=1 << 16)
     try:
         server = server_class(factory, out)
-        return server.run(sys.stdin.buffer)
+        return server.run(lambda: os.read(0, READ_CHUNK))
     finally:
         with contextlib.suppress(OSError):
             out.close()
