@@ -11,9 +11,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
-import threading
-import time
 import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
@@ -140,27 +139,26 @@ class Server:
 
 class AnswerWriter:
     """Writes answer lines. An answer held back while the next pipelined request is answered goes out
-    after ``FLUSH_DELAY`` all the same, so a slow or hung request never delays the answers before it."""
+    after ``FLUSH_DELAY`` all the same (a timer signal), so a slow or hung request never delays the
+    answers before it."""
 
     def __init__(self, out: BinaryIO) -> None:
         self.out = out
         self.held: list[bytes] = []
-        self.lock = threading.Lock()
-        self.wake = threading.Event()
-        self.flusher: threading.Thread | None = None
+        self.timer = hasattr(signal, "setitimer")
+        if self.timer:
+            signal.signal(signal.SIGALRM, lambda signum, frame: self._write_held())
 
     def hold(self, answer: bytes) -> None:
-        with self.lock:
-            self.held.append(answer)
-        if self.flusher is None:
-            self.flusher = threading.Thread(target=self._flush_late, daemon=True)
-            self.flusher.start()
-        self.wake.set()
+        self.held.append(answer)
+        if self.timer and len(self.held) == 1:
+            signal.setitimer(signal.ITIMER_REAL, FLUSH_DELAY)
 
     def write(self, answer: bytes) -> None:
-        with self.lock:
-            self.held.append(answer)
-            self._write_held()
+        if self.timer and self.held:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        self.held.append(answer)
+        self._write_held()
 
     def _write_held(self) -> None:
         data, self.held = b"".join(self.held), []
@@ -168,14 +166,6 @@ class AnswerWriter:
             with contextlib.suppress(OSError, ValueError):
                 self.out.write(data)
                 self.out.flush()
-
-    def _flush_late(self) -> None:
-        while True:
-            self.wake.wait()
-            time.sleep(FLUSH_DELAY)
-            with self.lock:
-                self.wake.clear()
-                self._write_held()
 
 
 def error_of(exc: Exception) -> JSON:
