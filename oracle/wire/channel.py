@@ -104,7 +104,7 @@ class EngineProcess:
         """The next line, parsed as JSON."""
         line = self._read_line(deadline)
         try:
-            return json.loads(line)
+            return json.loads(line.decode("utf-8"))
         except ValueError:
             shown = line[:80].decode("utf-8", "replace")
             raise self.fault("error", f"wrote a line that is not JSON: {shown!r}") from None

@@ -49,6 +49,7 @@ class Connection:
         self.answers: dict[int, JSON] = {}
         self.version = "1.0"
         self.capabilities: frozenset[str] = frozenset()
+        self.sendable = frozenset(METHODS)
         shake = self.call("handshake", {}, Deadline.after(max(settings.timeout, 10.0)))
         if not isinstance(shake, dict):
             raise self.process.fault("error", "the handshake answer is not a JSON object")
@@ -60,12 +61,14 @@ class Connection:
         declared = shake.get("capabilities", [])
         self.capabilities = frozenset(c for c in declared if isinstance(c, str)) if isinstance(declared, list) \
             else frozenset()
+        self.sendable = frozenset(name for name, method in METHODS.items()
+                                  if may_send(method, self.version, self.capabilities))
         self.handshake: JSON = {
             **shake, "capabilities": [c for c in declared if c not in WIRE_CAPABILITIES]} \
             if isinstance(declared, list) else shake
 
     def can_send(self, method: str) -> bool:
-        return may_send(METHODS[method], self.version, self.capabilities)
+        return method in self.sendable
 
     def alive(self) -> bool:
         """Running, and started by this process (a forked worker never talks to its parent's engines)."""
