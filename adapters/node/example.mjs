@@ -13,6 +13,7 @@ function newGame(setup) {
   const players = setup.players;
   const first = setup.first_player ?? 0;
   if (!Number.isInteger(players) || players < 2 || players > 4) throw new Error(`setup.players: 2 to 4, got ${players}`);
+  console.log(`example: a ${players}-player game (console.log goes to stderr)`);
   const deck = [...setup.deck];
   const display = deck.splice(0, 2 * players);
   const scores = Array.from({ length: players }, (_, seat) => ((seat - first + players) % players) + 1);

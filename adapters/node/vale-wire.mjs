@@ -83,8 +83,13 @@ async function answer(engine, request, state) {
 
 /** Answer requests from stdin until "quit" or the end of the input. */
 export async function serve(engine, { input = process.stdin, output = process.stdout } = {}) {
-  console.log = console.error;
-  console.info = console.error;
+  const write = output.write.bind(output);
+  if (output === process.stdout) {
+    // Only protocol lines on stdout: whatever the engine prints goes to stderr.
+    console.log = console.error;
+    console.info = console.error;
+    process.stdout.write = process.stderr.write.bind(process.stderr);
+  }
   const state = { running: true, handshake: null };
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
@@ -107,7 +112,7 @@ export async function serve(engine, { input = process.stdin, output = process.st
     if (Buffer.byteLength(text) > MAX_LINE_BYTES) {
       response = errorAnswer(id, new Error(`the answer would be longer than ${MAX_LINE_BYTES} bytes`));
     }
-    if (!output.write(JSON.stringify(response) + "\n")) {
+    if (!write(JSON.stringify(response) + "\n")) {
       await new Promise((resolve) => output.once("drain", resolve));
     }
     if (!state.running) break;

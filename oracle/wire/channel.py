@@ -20,6 +20,7 @@ from typing import Any
 from oracle.wire.methods import MAX_LINE_BYTES
 
 STDERR_LINES_KEPT = 8
+STDERR_LINE_BYTES = 4096
 READ_CHUNK = 1 << 16
 
 
@@ -53,7 +54,7 @@ class StderrTail:
         self.thread.start()
 
     def _drain(self, stream: Any) -> None:
-        for raw in iter(stream.readline, b""):
+        for raw in iter(lambda: stream.readline(STDERR_LINE_BYTES), b""):
             self.lines.append(raw.decode("utf-8", "replace").rstrip("\r\n"))
         stream.close()
 

@@ -19,7 +19,6 @@ from oracle.wire.pool import Lease, Pool, retire
 from oracle.wire.settings import WireSettings, current_settings
 
 JSON = dict[str, Any]
-STATE_CHANGING = ("new_game", "load", "apply")
 PREFETCHED = ("legal_actions", "snapshot")
 
 
@@ -167,7 +166,7 @@ class WireEngine:
         self._seen, self._asked, self._used = {}, set(), set()
 
     def _replay(self, history: list[tuple[str, JSON]], method: str) -> None:
-        """Send these inputs again, all at once when pipelining, and check every one is answered as before."""
+        """Send these inputs again (all in one write when pipelining); an input refused now is a fault."""
         connection = self._lease.connection
         assert connection is not None
         self._history = history
