@@ -31,8 +31,8 @@ def _outcomes(results: list[CheckResult]) -> list[tuple[str, str, tuple[str, ...
 
 
 def test_the_reference_served_gives_the_in_process_results() -> None:
-    suites = ["setup", "random-play", "roundtrip", "scenarios"]
-    assert _outcomes(_run("oracle.reference", suites)) == _outcomes(_run(SERVE, suites))
+    suites, options = ["setup", "random-play", "roundtrip", "scenarios"], CheckOptions(games=1)
+    assert _outcomes(_run("oracle.reference", suites, options)) == _outcomes(_run(SERVE, suites, options))
 
 
 @pytest.mark.skipif(not ALL, reason="all default suites over the wire: set VALE_ORACLE_WIRE_ALL=1")

@@ -20,15 +20,16 @@ from oracle.wire.settings import WireSettings
 
 JSON = dict[str, Any]
 HARNESS_MARGIN = 0.01
+STARTUP_SECONDS = 10.0
 
 
-def call_deadline(settings: WireSettings) -> Deadline:
+def call_deadline(settings: WireSettings, at_least: float = 0.0) -> Deadline:
     """The harness's own deadline if one is running (ours fires just before it, so the fault carries the
-    engine's stderr), else the configured timeout."""
+    engine's stderr), else the configured timeout (or ``at_least``, if longer)."""
     remaining = signal.getitimer(signal.ITIMER_REAL)[0] if hasattr(signal, "getitimer") else 0.0
     if remaining > 0:
         return Deadline.after(remaining - min(HARNESS_MARGIN, remaining / 4), remaining)
-    return Deadline.after(settings.timeout)
+    return Deadline.after(max(settings.timeout, at_least))
 
 
 def request_line(request_id: int, method: str, params: JSON) -> bytes:
@@ -50,7 +51,7 @@ class Connection:
         self.version = "1.0"
         self.capabilities: frozenset[str] = frozenset()
         self.sendable = frozenset(METHODS)
-        shake = self.call("handshake", {}, Deadline.after(max(settings.timeout, 10.0)))
+        shake = self.call("handshake", {}, call_deadline(settings, at_least=STARTUP_SECONDS))
         if not isinstance(shake, dict):
             raise self.process.fault("error", "the handshake answer is not a JSON object")
         refusal = incompatibility(shake.get("protocol"))
