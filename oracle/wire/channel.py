@@ -8,16 +8,16 @@ process. Deadlines are kept here, with ``select``, so they hold whatever the eng
 from __future__ import annotations
 
 import collections
-import json
 import os
 import select
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.wire.methods import MAX_LINE_BYTES
+from oracle.wire.methods import MAX_LINE_BYTES, decode_line
 
 STDERR_LINES_KEPT = 8
 STDERR_LINE_BYTES = 4096
@@ -101,11 +101,13 @@ class EngineProcess:
 
     # ------------------------------------------------------------------ reading
 
-    def receive(self, deadline: Deadline) -> Any:
-        """The next line, parsed as JSON."""
+    def receive(self, deadline: Deadline, skip: Callable[[bytes], bool] | None = None) -> Any:
+        """The next line, parsed as JSON; lines ``skip`` recognises (unread answers) are passed over unparsed."""
         line = self._read_line(deadline)
+        while skip is not None and skip(line):
+            line = self._read_line(deadline)
         try:
-            return json.loads(line.decode("utf-8"))
+            return decode_line(line)
         except ValueError:
             shown = line[:80].decode("utf-8", "replace")
             raise self.fault("error", f"wrote a line that is not JSON: {shown!r}") from None

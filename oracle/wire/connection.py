@@ -15,7 +15,7 @@ from typing import Any
 
 from oracle.harness import EngineFault
 from oracle.wire.channel import ChannelFault, Deadline, EngineProcess
-from oracle.wire.methods import METHODS, WIRE_CAPABILITIES, ErrorCode, incompatibility, may_send
+from oracle.wire.methods import METHODS, WIRE_CAPABILITIES, ErrorCode, encode_line, incompatibility, may_send
 from oracle.wire.settings import WireSettings
 
 JSON = dict[str, Any]
@@ -33,8 +33,7 @@ def call_deadline(settings: WireSettings, at_least: float = 0.0) -> Deadline:
 
 
 def request_line(request_id: int, method: str, params: JSON) -> bytes:
-    message = {"id": request_id, "method": method, "params": params}
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+    return encode_line({"id": request_id, "method": method, "params": params})
 
 
 class Connection:
@@ -121,8 +120,20 @@ class Connection:
 
     # ------------------------------------------------------------------ reading
 
+    def _unwanted_line(self, line: bytes) -> bool:
+        """An answer that will not be read, recognised by its opening ``{"id":N,`` without parsing it."""
+        if not self.unwanted or not line.startswith(b'{"id":'):
+            return False
+        end = line.find(b",", 6)
+        digits = line[6:end]
+        if end < 0 or not digits.isdigit() or int(digits) not in self.unwanted:
+            return False
+        self.unwanted.discard(int(digits))
+        self.waiting.pop(int(digits), None)
+        return True
+
     def _read_one(self, expected: int, deadline: Deadline) -> None:
-        message = self.process.receive(deadline)
+        message = self.process.receive(deadline, self._unwanted_line)
         if not isinstance(message, dict) or "id" not in message:
             raise self.process.fault("error", f"wrote a line that is not a response object: {_short(message)}")
         answered = message["id"]

@@ -6,13 +6,43 @@ arguments (sent by name in ``params``) and the same result, plus the wire-only `
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from oracle import PROTOCOL_VERSION
 
 MAX_LINE_BYTES = 4 * 1024 * 1024
 """The longest line either side may send, newline excluded; a longer line is a protocol fault."""
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False, allow_nan=False)
+
+
+_orjson: Any
+try:
+    import orjson as _orjson
+except ImportError:
+    _orjson = None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def encode_line(message: object) -> bytes:
+    """One protocol line: compact JSON, UTF-8, ending in a newline (with orjson when it is installed: the
+    wire's cost is mostly JSON, and orjson encodes about 5 times and decodes about 2 times as fast)."""
+    if _orjson is not None:
+        return _orjson.dumps(message, option=_orjson.OPT_APPEND_NEWLINE)  # type: ignore[no-any-return]
+    return _ENCODER.encode(message).encode("utf-8") + b"\n"
+
+
+def decode_line(line: bytes) -> Any:
+    """One protocol line parsed as strict JSON (no NaN or Infinity); ValueError if it is not JSON."""
+    if _orjson is not None:
+        return _orjson.loads(line)
+    return json.loads(line.decode("utf-8"), parse_constant=_no_constant)
 
 
 class ErrorCode(str, Enum):

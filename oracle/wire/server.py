@@ -9,7 +9,6 @@ and turns exceptions into error answers: ``NotImplementedError`` is ``unsupporte
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -17,7 +16,16 @@ import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from oracle.wire.methods import MAX_LINE_BYTES, METHODS, ErrorCode, Method, may_send, version_tuple
+from oracle.wire.methods import (
+    MAX_LINE_BYTES,
+    METHODS,
+    ErrorCode,
+    Method,
+    decode_line,
+    encode_line,
+    may_send,
+    version_tuple,
+)
 
 JSON = dict[str, Any]
 OBSERVE_SINCE = METHODS["observe"].since
@@ -71,7 +79,7 @@ class Server:
             if len(line.rstrip(b"\r\n")) > MAX_LINE_BYTES:
                 raise BadRequest(f"the request line is longer than {MAX_LINE_BYTES} bytes")
             try:
-                request = json.loads(line)
+                request = decode_line(line)
             except ValueError:
                 raise BadRequest("the request line is not JSON") from None
             if not isinstance(request, dict):
@@ -85,7 +93,12 @@ class Server:
                                                     "message": str(exc) or "not implemented by this engine"}}
         except Exception as exc:
             response = {"id": request_id, "error": error_of(exc)}
-        return json.dumps(response, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+        try:
+            return encode_line(response)
+        except (TypeError, ValueError, OverflowError) as exc:
+            message = f"the answer is not JSON data: {exc}"
+            return encode_line({"id": request_id if isinstance(request_id, int) else None,
+                                "error": {"code": ErrorCode.ENGINE_ERROR.value, "message": message}})
 
     # ------------------------------------------------------------------ methods
 
