@@ -248,3 +248,20 @@ def _engine_pid_and_export(factory: Any, seed: int) -> tuple[int, JSON]:
     engine.new_game(new_setup(2, seed))
     assert engine._lease.connection is not None
     return engine._lease.connection.process.popen.pid, engine.export()
+
+
+@pytest.mark.parametrize("backend", ["json", "orjson"])
+def test_lines_are_compact_strict_json_whichever_library_writes_them(backend: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from oracle.wire import methods
+
+    if backend == "json":
+        monkeypatch.setattr(methods, "_orjson", None)
+    elif methods._orjson is None:
+        pytest.skip("orjson is not installed")
+    message = {"id": 3, "result": {"accepted": True, "events": [{"type": "card_tamed", "card": "base-fire-01"}]}}
+    assert b'{"id":3,"result":{"accepted":true,"events":[{"type":"card_tamed","card":"base-fire-01"}]}}\n' \
+        == methods.encode_line(message)
+    assert message == methods.decode_line(methods.encode_line(message))
+    with pytest.raises(ValueError):
+        methods.decode_line(b'{"id": 3, "result": NaN}')
