@@ -36,6 +36,7 @@ class WireEngine:
         self._seen: JSON = {}
         self._asked: set[str] = set()
         self._used: set[str] = set()
+        self._listed: list[JSON] | None = None
         self._connection("create")
 
     # ------------------------------------------------------------------ the Engine protocol
@@ -99,12 +100,15 @@ class WireEngine:
         return EngineFault(fault.kind, method, fault.message)
 
     def _change(self, method: str, params: JSON, restart: bool) -> Any:
-        """A request that changes the game; with pipelining, the next ``observe``/``decision`` leaves with it."""
+        """A request that changes the game; with pipelining, the next ``observe``/``decision`` leaves with it,
+        unless the action is one the engine did not list as legal (a probe, most likely refused and followed
+        by another action: observing after it would be wasted work)."""
         connection = self._connection(method)
+        probing = method == "apply" and self._listed is not None and params["action"] not in self._listed
         self._forget_seen(connection)
         self._history = [(method, params)] if restart else [*self._history, (method, params)]
         requests = [(method, params)]
-        follow = self._look_request(connection) if self._settings.pipeline else None
+        follow = self._look_request(connection) if self._settings.pipeline and not probing else None
         if follow is not None:
             requests.append(follow)
         deadline = call_deadline(self._settings)
@@ -131,9 +135,13 @@ class WireEngine:
             if part in self._seen:
                 if part != "decision":
                     self._used.add(part)
-                return self._seen.pop(part)
-            self._used.add(part)
-            return connection.call(method, {}, deadline)
+                answer = self._seen.pop(part)
+            else:
+                self._used.add(part)
+                answer = connection.call(method, {}, deadline)
+            if part == "legal_actions":
+                self._listed = answer if isinstance(answer, list) else None
+            return answer
         except ChannelFault as fault:
             raise self._fault(fault, method) from None
 
@@ -163,7 +171,7 @@ class WireEngine:
         for part in PREFETCHED:
             if part in self._asked or part in self._used:
                 self._pool.learn(part, part in self._used)
-        self._seen, self._asked, self._used = {}, set(), set()
+        self._seen, self._asked, self._used, self._listed = {}, set(), set(), None
 
     def _replay(self, history: list[tuple[str, JSON]], method: str) -> None:
         """Send these inputs again (all in one write when pipelining); an input refused now is a fault."""
