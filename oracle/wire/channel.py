@@ -14,8 +14,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from oracle.wire.methods import MAX_LINE_BYTES, decode_line
 
@@ -24,9 +23,9 @@ STDERR_LINE_BYTES = 4096
 READ_CHUNK = 1 << 16
 
 
-@dataclass(frozen=True, slots=True)
-class Deadline:
-    """When a call must be answered by (``time.monotonic()``), and the allowance it came from, for messages."""
+class Deadline(NamedTuple):
+    """When a call must be answered by (``time.monotonic()``), and the allowance it came from, for messages.
+    (A named tuple: one is made per call, and it is the cheapest immutable record.)"""
 
     at: float
     seconds: float

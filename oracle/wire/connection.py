@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Callable
 from typing import Any
 
 from oracle.harness import EngineFault
@@ -89,7 +88,11 @@ class Connection:
             ids.append(self.next_id)
             self.waiting[self.next_id] = method
             lines.append(request_line(self.next_id, method, params))
-        self._guarded(lambda: self.process.send(lines, deadline))
+        try:
+            self.process.send(lines, deadline)
+        except BaseException as exc:
+            self._interrupted(exc)
+            raise
         return ids
 
     def forget(self, request_id: int) -> None:
@@ -107,8 +110,12 @@ class Connection:
         """The result of this request (reading past answers to earlier requests), or its error as a fault
         naming ``caller`` (the Engine method that asked, by default the request's own method)."""
         method = caller or self.waiting.get(request_id, "?")
-        while request_id not in self.answers:
-            self._guarded(lambda: self._read_one(request_id, deadline))
+        try:
+            while request_id not in self.answers:
+                self._read_one(request_id, deadline)
+        except BaseException as exc:
+            self._interrupted(exc)
+            raise
         message = self.answers.pop(request_id)
         if "error" in message:
             raise error_fault(method, message["error"])
@@ -155,17 +162,12 @@ class Connection:
             return
         self.answers[answered] = message
 
-    def _guarded(self, step: Callable[[], None]) -> None:
-        """Run a read or write; anything that interrupts it half-way (the harness's alarm) kills the process,
-        since the stream can no longer be trusted."""
-        try:
-            step()
-        except ChannelFault:
-            raise
-        except BaseException:
+    def _interrupted(self, exc: BaseException) -> None:
+        """A read or write stopped half-way by anything but a protocol fault (the harness's alarm): the stream
+        can no longer be trusted, so the process goes."""
+        if not isinstance(exc, ChannelFault):
             self.process.broken = True
             self.process.kill()
-            raise
 
     def close(self) -> None:
         """Ask the engine to quit (only the process that started it may)."""
