@@ -21,7 +21,7 @@ from oracle.protocol import Engine
 from oracle.reference import ReferenceEngine
 from oracle.results import Outcome
 from oracle.validation import validation_errors
-from oracle.wire.connection import request_line
+from oracle.wire.connection import harness_capabilities, request_line
 from oracle.wire.impl import wire_factory
 from oracle.wire.methods import ENGINE_METHODS, METHODS, incompatibility, may_send
 from oracle.wire.pool import pool_for
@@ -99,6 +99,12 @@ def test_observe_is_never_sent_to_an_engine_that_declared_1_0() -> None:
     assert not may_send(observe, "1.0", frozenset({"observe"}))
     assert may_send(observe, "1.1", frozenset({"observe"}))
     assert not may_send(observe, "1.1", frozenset())
+
+
+def test_capabilities_of_a_newer_minor_version_are_ignored_and_typos_of_this_one_kept_for_refusal() -> None:
+    declared = ["export", "observe", "internal_shuffle"]
+    assert ["export"] == harness_capabilities(declared, "1.2")
+    assert ["export", "internal_shuffle"] == harness_capabilities(declared, "1.1")
 
 
 def test_the_server_offers_observe_only_for_engines_of_1_1() -> None:

@@ -12,9 +12,19 @@ import os
 import signal
 from typing import Any
 
+from oracle import PROTOCOL_VERSION
 from oracle.harness import EngineFault
+from oracle.protocol import CAPABILITIES
 from oracle.wire.channel import ChannelFault, Deadline, EngineProcess
-from oracle.wire.methods import METHODS, WIRE_CAPABILITIES, ErrorCode, encode_line, incompatibility, may_send
+from oracle.wire.methods import (
+    METHODS,
+    WIRE_CAPABILITIES,
+    ErrorCode,
+    encode_line,
+    incompatibility,
+    may_send,
+    version_tuple,
+)
 from oracle.wire.settings import WireSettings
 
 JSON = dict[str, Any]
@@ -62,8 +72,7 @@ class Connection:
             else frozenset()
         self.sendable = frozenset(name for name, method in METHODS.items()
                                   if may_send(method, self.version, self.capabilities))
-        self.handshake: JSON = {
-            **shake, "capabilities": [c for c in declared if c not in WIRE_CAPABILITIES]} \
+        self.handshake: JSON = {**shake, "capabilities": harness_capabilities(declared, self.version)} \
             if isinstance(declared, list) else shake
 
     def can_send(self, method: str) -> bool:
@@ -175,6 +184,16 @@ class Connection:
             return
         self.next_id += 1
         self.process.close(request_line(self.next_id, "quit", {}))
+
+
+def harness_capabilities(declared: list[Any], engine_version: str) -> list[Any]:
+    """The capabilities the suites see: not the wire's own (``observe``), and, from an engine of a newer
+    minor version, only those this oracle knows (a minor version only adds; what it adds, we ignore).
+    From an engine of this version or older, an unknown name stays, for the harness to refuse as a typo."""
+    kept = [c for c in declared if c not in WIRE_CAPABILITIES]
+    if version_tuple(engine_version) > version_tuple(PROTOCOL_VERSION):
+        kept = [c for c in kept if c in CAPABILITIES]
+    return kept
 
 
 def error_fault(method: str, error: object) -> EngineFault:
