@@ -173,6 +173,21 @@ def test_a_copy_without_load_replays_the_game_into_another_process() -> None:
     assert engine.export() == twin.export()
 
 
+def test_after_its_process_dies_an_engine_fails_once_then_continues_on_a_new_process() -> None:
+    engine = wire_factory(served("oracle.reference"))()
+    engine.new_game(new_setup(3, 6))
+    for _ in range(5):
+        engine.apply(engine.legal_actions()[0])
+    before, legal = engine.export(), engine.legal_actions()
+    assert engine._lease.connection is not None
+    engine._lease.connection.process.popen.kill()
+    with pytest.raises(EngineFault) as caught:
+        engine.apply(legal[0])
+    assert ("error", "apply") == (caught.value.kind, caught.value.method)
+    assert "killed by signal 9" in caught.value.message
+    assert before == engine.export()
+
+
 def test_an_engine_without_legal_actions_and_load_is_probed_over_the_wire() -> None:
     load_suites()
     results = run_check(EngineUnderTest.load(served("vale_fixtures.minimal_adapter"), 5.0),

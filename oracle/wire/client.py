@@ -1,10 +1,11 @@
 """The wire client: :class:`WireEngine` is an in-process Engine whose game runs in a child process.
 
-It records every input since ``new_game``/``load`` so that a copy (``copy.deepcopy``, the harness's way to
-probe an engine without ``load``) is the same inputs replayed into another pooled process, and so that a
-process replaced after a fault can take the game up again. With the ``observe`` capability one reply
-brings the pending decision with the legal actions and the snapshot the oracle is likely to ask for next;
-with pipelining that request leaves together with the ``apply`` before it.
+It records every input since ``new_game``/``load`` so that a copy (``copy.deepcopy``, the harness's way
+to probe an engine without ``load``) is the same inputs replayed into another pooled process, and so that
+a process replaced after a fault can take the game up again (without the input the fault interrupted).
+With the ``observe`` capability one reply brings the pending decision with the legal actions and the
+snapshot the oracle is likely to ask for next; with pipelining that request leaves with the ``apply``
+before it.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ class WireEngine:
                 self._prefetch, self._prefetch_method = ids[1], follow[0]
             return connection.answer(ids[0], deadline)
         except ChannelFault as fault:
+            self._history = [] if restart else self._history[:-1]
             raise self._fault(fault, method) from None
 
     def _look(self, method: str, part: str) -> Any:
