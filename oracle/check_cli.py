@@ -194,6 +194,8 @@ def check_command(
     save_failures: Annotated[Path | None, typer.Option(
         help="write each counterexample found by the z3 and invariants suites as a scenario file here")] = None,
     z3_full: Annotated[bool, typer.Option(help="check the whole bounded Z3 domain instead of a sample")] = False,
+    validate_protocol: Annotated[bool, typer.Option(
+        help="validate every message a cmd: engine sends against the wire JSON Schemas (slow)")] = False,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
@@ -251,6 +253,11 @@ def check_command(
         extra["save_failures"] = str(save_failures)
     if z3_full:
         extra["z3_full"] = True
+    if validate_protocol:
+        from oracle.wire.validate import enable_protocol_validation
+
+        enable_protocol_validation()
+        extra["validate_protocol"] = True
     options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
                            cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra)
 

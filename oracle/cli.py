@@ -21,6 +21,7 @@ from oracle.model import Family
 from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
 from oracle.scenarios.cli import app as scenarios_app
+from oracle.wire.serve_cli import serve_command
 from oracle.z3check.cli import z3_app
 from vale_invariants.cli import fuzz_command
 
@@ -35,6 +36,7 @@ app.add_typer(z3_app, name="z3")
 app.add_typer(expectations_app, name="expectations")
 app.command("fuzz")(fuzz_command)
 app.command("check")(check_command)
+app.command("serve")(serve_command)
 
 
 def _print_version(value: bool) -> None:

@@ -7,6 +7,7 @@ that has not ended after :data:`~oracle.play.MAX_STEPS` decisions is a failure n
 from __future__ import annotations
 
 import random
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ class GamePlan:
 
     def reproduce(self, impl: str) -> str:
         flag = {"base": "", "expansion": " --expansion", "artifacts": " --artifacts"}[self.mode]
-        return f"oracle play --impl {impl} --players {self.players} --seed {self.seed}{flag}"
+        return f"oracle play --impl {shlex.quote(impl)} --players {self.players} --seed {self.seed}{flag}"
 
 
 def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_offset: int) -> list[GamePlan]:
@@ -92,7 +93,7 @@ def _plan_setup(context: PlanContext) -> list[Unit]:
                 reason = "the engine does not declare 'export'"
             units.append(Unit("setup", key, (check,), payload=(players, first), unsupported=reason,
                               deadline=8 * options.timeout + 10,
-                              reproduce=f"oracle check --impl {context.impl} --select setup/{key}"))
+                              reproduce=f"oracle check --impl {shlex.quote(context.impl)} --select setup/{key}"))
     return units
 
 

@@ -73,7 +73,12 @@ class EngineTimeout(BaseException):
 
 
 def resolve_impl(spec: str) -> Callable[[], Any]:
-    """``package.module`` (factory ``create``) or ``package.module:factory`` -> a zero-argument factory."""
+    """``package.module`` (factory ``create``) or ``package.module:factory`` -> a zero-argument factory;
+    ``cmd:<command>`` runs the command as a wire-protocol engine (docs/wire.md)."""
+    if spec.startswith("cmd:"):
+        from oracle.wire.impl import wire_factory
+
+        return wire_factory(spec)
     module_name, _, factory_name = spec.partition(":")
     module_name = module_name.strip()
     factory_name = factory_name.strip() or DEFAULT_FACTORY

@@ -49,7 +49,8 @@ def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
     report = json.loads(path.read_text(encoding="utf-8"))
     jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
     expected_run = {
-        "suite_version": oracle.SUITE_VERSION, "oracle_version": oracle.__version__, "protocol": "1.0",
+        "suite_version": oracle.SUITE_VERSION, "oracle_version": oracle.__version__,
+        "protocol": oracle.PROTOCOL_VERSION,
         "engine": {"name": "test-engine", "version": "9.9", "impl": "tests.engine"},
         "date": "2024-05-01T12:00:00Z", "duration": 1.5, "python": RUN.python,
         "suites": ["scenarios", "random-play"], "options": {"seed": 1}, "complete": True, "stopped": "",

@@ -19,6 +19,7 @@ After a failure the run goes on with that invariant (or lock-step) switched off,
 from __future__ import annotations
 
 import dataclasses
+import shlex
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -108,7 +109,7 @@ class FuzzReport:
             extra += "".join(f" --invariant {name}" for name in config.invariants)
         if not config.positions:
             extra += " --no-positions"
-        return (f"oracle fuzz --impl {self.impl} {budget} --seed {config.seed} --players {players} "
+        return (f"oracle fuzz --impl {shlex.quote(self.impl)} {budget} --seed {config.seed} --players {players} "
                 f"--mode {config.mode}{extra}")
 
     def results(self) -> list[CheckResult]:

@@ -10,6 +10,7 @@ wall-clock budget besides the per-call timeout. The first problem ends the scena
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -29,7 +30,7 @@ DEFAULT_SCENARIO_TIMEOUT = 10.0
 
 def reproduce_command(impl: str, scenario_id: str, scenarios_dir: str | None = None) -> str:
     """``oracle check --impl IMPL --select ID`` (plus ``--scenarios DIR`` for a directory of one's own)."""
-    command = f"oracle check --impl {impl} --select {scenario_id}"
+    command = f"oracle check --impl {shlex.quote(impl)} --select {scenario_id}"
     return f"{command} --scenarios {scenarios_dir}" if scenarios_dir else command
 
 

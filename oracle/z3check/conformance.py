@@ -20,6 +20,7 @@ scenario file that pins it (``docs/scenarios.md``).
 from __future__ import annotations
 
 import random
+import shlex
 import time
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -1165,7 +1166,7 @@ def _check_follow(subject: Subject, row: Row, case: Case, snapshot: JSON, f: Fol
 
 
 def _reproduce(options: ConformOptions, case: Case) -> str:
-    impl = f" --impl {options.impl}" if options.impl else ""
+    impl = f" --impl {shlex.quote(options.impl)}" if options.impl else ""
     return f"oracle z3 conform{impl} --case {case.id}"
 
 

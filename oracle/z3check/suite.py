@@ -15,6 +15,7 @@ and the count never depend on the counterexamples found. Options read from
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, register
@@ -44,7 +45,7 @@ def _plan(context: PlanContext) -> list[Unit]:
     return [
         Unit(SUITE, row.name, tuple(PlannedCheck(cid, title, rules) for cid, title, rules in row_checks(row)),
              payload=row.name, deadline=budget + GRACE + 2 * context.options.timeout,
-             reproduce=f"oracle z3 conform --impl {context.impl} --row {row.name}")
+             reproduce=f"oracle z3 conform --impl {shlex.quote(context.impl)} --row {row.name}")
         for row in ROWS
     ]
 

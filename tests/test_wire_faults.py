@@ -1,0 +1,38 @@
+"""Faults cost one check: each hostile wire engine is reported on the check it broke, and the run goes on."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.results import Outcome
+
+# fixture module -> (outcome, method named, what the message says)
+HOSTILE = {
+    "exits_in_apply": (Outcome.ERROR, "apply", "exited with status 3"),
+    "crashes_in_new_game": (Outcome.ERROR, "new_game", "killed by signal 6"),
+    "closes_stdout_in_legal_actions": (Outcome.ERROR, "legal_actions", "closed its stdout"),
+    "non_json_in_decision": (Outcome.ERROR, "decision", "not JSON: 'DEBUG: computing"),
+    "wrong_id_in_apply": (Outcome.ERROR, "apply", "answered with id"),
+    "overlong_line_in_legal_actions": (Outcome.ERROR, "legal_actions", "(the maximum is 4194304)"),
+    "silent_in_decision": (Outcome.TIMEOUT, "decision", "no answer within 1 s"),
+}
+
+
+@pytest.mark.parametrize("module", sorted(HOSTILE))
+def test_a_hostile_wire_engine_costs_only_the_checks_it_broke(module: str) -> None:
+    outcome, method, text = HOSTILE[module]
+    load_suites()
+    eut = EngineUnderTest.load(f"cmd:{sys.executable} -m vale_fixtures.wire.{module}", 1.0)
+    results = run_check(eut, CheckOptions(games=1, timeout=1.0, players=(3, 4)), ["random-play"])
+    broken = [r for r in results if "/3p/" in r.id]
+    kept = [r for r in results if "/4p/" in r.id]
+    assert broken and kept
+    assert {outcome} == {r.outcome for r in broken}, [r.message for r in broken]
+    for result in broken:
+        assert result.message.startswith(f"{method}: "), result.message
+        assert text in result.message
+        assert f"misbehaving in {method} now" in result.message, "the engine's stderr is quoted"
+    assert {Outcome.PASS} == {r.outcome for r in kept}, [r.message for r in kept]
