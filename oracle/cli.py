@@ -22,6 +22,7 @@ from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, descri
 from oracle.model import Family
 from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
+from oracle.report_cli import report_app, selftest_command
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.cli import app as scenarios_app
 from oracle.z3check.cli import z3_app
@@ -36,6 +37,8 @@ app = typer.Typer(
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(z3_app, name="z3")
 app.command("fuzz")(fuzz_command)
+app.add_typer(report_app, name="report")
+app.command("selftest")(selftest_command)
 
 fail = bad_input
 

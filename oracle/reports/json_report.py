@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from oracle.reports.common import JSON, RunInfo, exit_code, passed, totals
-from oracle.results import CheckResult
+from oracle.results import CheckResult, Outcome
 
 REPORT_FORMAT = "vale-oracle/report/1"
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schemas" / "report.schema.json"
@@ -24,7 +25,25 @@ def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
             "by_outcome": totals(results),
         },
         "results": [r.to_json() for r in results],
+        "sources": scenario_sources(results),
     }
+
+
+def scenario_sources(results: Sequence[CheckResult]) -> JSON:
+    """The file, SHA-256 and text of every scenario that did not pass (nor was unsupported), by check id, so
+    that a report read on another machine can still show the scenario (``oracle report html``)."""
+    sources: JSON = {}
+    for result in results:
+        file = result.details.get("file")
+        if result.suite != "scenarios" or result.outcome in (Outcome.PASS, Outcome.UNSUPPORTED) \
+                or not isinstance(file, str) or result.id in sources:
+            continue
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        sources[result.id] = {"file": file, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text}
+    return sources
 
 
 def write_json(path: Path, results: Sequence[CheckResult], run: RunInfo) -> None:
