@@ -3,8 +3,7 @@ checks), the card grid, and every failure with expected/actual, its scenario and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from oracle.cards import catalogue
 from oracle.reports.html.load import Report, Result
 from oracle.reports.html.markup import (
     anchor_id,
@@ -31,6 +30,11 @@ def summary(result: Result) -> str:
     else:
         text = result.outcome.value
     return " ".join(text.split())
+
+
+def card_name(card_id: str) -> str:
+    card = catalogue().cards.get(card_id)
+    return card.name if card is not None else card_id
 
 
 def is_failure(result: Result) -> bool:
@@ -143,7 +147,7 @@ def _field(label: str, value: str) -> str:
 
 def failure_article(report: Report, result: Result) -> str:
     rules = ", ".join(f'<a href="{href("", "rule", r)}">{esc(r)}</a>' for r in result.rules)
-    cards = ", ".join(f'<a href="{href("", "card", c)}">{esc(c)}</a>' for c in result.cards)
+    cards = ", ".join(f'<a href="{href("", "card", c)}">{esc(card_name(c))}</a>' for c in result.cards)
     where = f"{result.file}:{result.line}" if result.file and result.line else result.file or ""
     notes = "".join(f"<li>{esc(n)}</li>" for n in result.notes)
     fields = "".join([
@@ -197,7 +201,7 @@ def _failures(report: Report) -> str:
     return "\n".join(parts)
 
 
-def report_page(column: Column, matrix_page: str | None, pages: Sequence[str] = ()) -> str:
+def report_page(column: Column, matrix_page: str | None) -> str:
     """The whole page of one report; ``matrix_page`` links back to the matrix when there is one."""
     report = column.report
     nav = "".join(f'<a href="#{part}">{part}</a>' for part in ("totals", "rules", "cards", "failures"))

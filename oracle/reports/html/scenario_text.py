@@ -25,8 +25,10 @@ class ScenarioView:
 
 
 @cache
-def _rendered(file: str, text: str) -> tuple[tuple[str, ...], str]:
-    scenario, errors = parse_text(text, Path(file), file)
+def _rendered(scenario_id: str, file: str, text: str) -> tuple[tuple[str, ...], str]:
+    """The scenario in words, or why it cannot be read (the file is checked as if named after its id: the
+    report may name it as another machine did)."""
+    scenario, errors = parse_text(text, Path(file).with_name(f"{scenario_id}.toml"), file)
     if scenario is None:
         return (), str(errors[0]) if errors else "not a valid scenario"
     return tuple(scenario_lines(scenario)), ""
@@ -54,5 +56,5 @@ def scenario_view(report: Report, result: Result) -> ScenarioView | None:
         origin = f"this oracle's suite {oracle.SUITE_VERSION} (the report embeds none)"
     if source is None:
         return None
-    lines, problem = _rendered(source.file, source.text)
+    lines, problem = _rendered(result.id, source.file, source.text)
     return ScenarioView(source, origin, lines, problem)
