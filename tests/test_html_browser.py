@@ -149,6 +149,16 @@ def test_filters_hide_what_they_should(browser: Any, site: Path) -> None:
     assert [] == _errors(browser)
 
 
+def test_a_column_sorts_by_its_pass_rate(browser: Any, site: Path) -> None:
+    browser.get((site / "index.html").as_uri())
+    browser.find_element("css selector", f'#rule-matrix button.sort[data-sort-col="{BAD_COLUMN + 2}"]').click()
+    ratios = [float(row.find_elements("css selector", "td")[BAD_COLUMN + 1].get_attribute("data-sort"))
+              for row in _visible_rows(browser, "rule-matrix")]
+    assert sorted(ratios) == ratios
+    assert ratios[0] < ratios[-1]
+    assert [] == _errors(browser)
+
+
 def test_a_cell_opens_its_failures_with_a_copy_button(browser: Any, site: Path) -> None:
     browser.get((site / "index.html").as_uri())
     cell = browser.find_element("css selector", f'a[data-key="rule|PAY-3"][data-col="{BAD_COLUMN}"]')

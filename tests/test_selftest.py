@@ -7,7 +7,6 @@ import pkgutil
 from pathlib import Path
 from typing import Any
 
-import pytest
 from typer.testing import CliRunner
 
 import vale_fixtures
@@ -105,15 +104,6 @@ def test_a_wrong_expectation_is_reported_as_failed(tmp_path: Path) -> None:
     [verdict] = run_selftest(tmp_path, chosen=[wrong])
     assert not verdict.ok
     assert verdict.seen.startswith("not caught")
-
-
-@pytest.mark.parametrize("name", ["superfluous_payment", "crashes", "import_fails"])
-def test_a_fixture_run_in_a_subprocess_is_as_expected(name: str, tmp_path: Path) -> None:
-    plan = plan_for(name)
-    assert plan is not None
-    [verdict] = run_selftest(tmp_path, chosen=[plan])
-    assert verdict.ok, verdict.seen
-    assert (verdict.report is None) == (plan.expect is Expect.FAULT_EXIT)
 
 
 def test_oracle_selftest_passes_and_builds_the_matrix(tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ from oracle.reports.html.scenario_text import scenario_view
 from oracle.reports.html.tally import Column, Status, by_card, by_rule, card_rows, rule_rows, tally
 from oracle.results import Outcome
 
+CARD_TILE_CHECKS = 5
+
 
 def summary(result: Result) -> str:
     """One line: the message, else expected/actual, else the outcome."""
@@ -131,7 +133,9 @@ def _card_grid(report: Report) -> str:
         card_tally = tally(results)
         failing = [r for r in results if is_failure(r)]
         links = "".join(f'<li>{outcome_badge(r.outcome)} <a href="{href("", "check", r.id)}">{esc(r.id)}</a></li>'
-                        for r in failing)
+                        for r in failing[:CARD_TILE_CHECKS])
+        if len(failing) > CARD_TILE_CHECKS:
+            links += f'<li class="muted">{len(failing) - CARD_TILE_CHECKS} more under Failures</li>'
         cost = f" · cost {row.cost}" if row.cost is not None else ""
         tiles.append(
             f'<div class="card s-{card_tally.status.value}" id="{esc(anchor_id("card", row.id))}" '
