@@ -170,7 +170,7 @@ def judge(plan: Plan, exit_code: int, report: dict[str, Any] | None, stderr: str
         named = sorted({x for r in results if not Outcome(r["outcome"]).ok for x in r.get("rules", [])})
         return False, f"not caught: failures cite {', '.join(named) or 'nothing'} ({shown})"
     wanted = plan.fault.outcome if plan.fault else None
-    return bool(results) and exit_code == EXIT_FAILED and set(counts) == {wanted}, shown
+    return bool(results) and exit_code not in (EXIT_OK, EXIT_BAD_INPUT) and set(counts) == {wanted}, shown
 
 
 def run_plan(plan: Plan, reports: Path) -> Verdict:
