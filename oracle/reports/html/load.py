@@ -138,7 +138,7 @@ def _result(reader: _Reader, raw: Any, index: int, card_ids: dict[str, str]) -> 
     details = data.get("details", {})
     details = details if isinstance(details, dict) else {}
     file, line = details.get("file"), details.get("line")
-    notes = data.get("notes", [])
+    notes = data.get("notes") or []
     cards = reader.texts(data, "cards", where)
     return Result(
         index=index,

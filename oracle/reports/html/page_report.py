@@ -100,10 +100,11 @@ def _causes(report: Report) -> str:
 
 def _rule_tree(report: Report) -> str:
     grouped = by_rule(report)
+    rows = rule_rows([report])
     groups: dict[str, list[str]] = {}
-    for row in rule_rows([report]):
+    for row in rows:
         groups.setdefault(row.group, []).append(row.id)
-    texts = {row.id: row.text for row in rule_rows([report])}
+    texts = {row.id: row.text for row in rows}
     parts = ['<section id="rules"><h2>Rules</h2><div class="tree">']
     for group, rule_ids in groups.items():
         members = {r.index: r for rule_id in rule_ids for r in grouped.get(rule_id, [])}
