@@ -52,7 +52,8 @@ class Fault:
     exit_code: int | None = None
 
 
-# The fault fixtures: which fault each must get, from the cheapest run that provokes it.
+# The fault fixtures: which fault each must get, from the cheapest run that provokes it. A key is a module of
+# vale_fixtures, or ``module:factory`` for a module holding several engines.
 FAULTS: dict[str, Fault] = {
     "hangs": Fault(("--suite", "random-play", "--games", "1", "--timeout", FAULT_TIMEOUT), outcome=Outcome.TIMEOUT),
     "crashes": Fault(("--suite", "setup"), outcome=Outcome.ERROR),
@@ -125,10 +126,11 @@ def plan_for(name: str) -> Plan | None:
 
 
 def plans() -> list[Plan]:
-    """The reference (every default suite), then each fixture module in name order."""
+    """The reference (every default suite), then each fixture module (and ``module:factory`` fault) by name."""
     found = [Plan(REFERENCE, DEFAULT_IMPL, Expect.CLEAN)]
-    for module in sorted(pkgutil.iter_modules(vale_fixtures.__path__), key=lambda m: m.name):
-        plan = plan_for(module.name)
+    names = [m.name for m in pkgutil.iter_modules(vale_fixtures.__path__)] + [n for n in FAULTS if ":" in n]
+    for name in sorted(names):
+        plan = plan_for(name)
         if plan is not None:
             found.append(plan)
     return found
@@ -177,7 +179,7 @@ def run_plan(plan: Plan, reports: Path) -> Verdict:
     """Run ``oracle check`` for one plan in a subprocess and judge it."""
     if plan.problem:
         return Verdict(plan, False, plan.problem, 0.0, None)
-    path = reports / f"{plan.name}.json"
+    path = reports / f"{plan.name.replace(':', '-')}.json"
     path.unlink(missing_ok=True)
     command = [sys.executable, "-m", "oracle.cli", "check", "--impl", plan.impl, "--report-json", str(path),
                *plan.args]

@@ -7,13 +7,14 @@ import pkgutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 import vale_fixtures
 from oracle.cli import app
 from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from oracle.results import Outcome
-from oracle.selftest import FAULTS, REFERENCE, Expect, Plan, judge, plan_for, plans, run_selftest
+from oracle.selftest import FAULTS, REFERENCE, Expect, Fault, Plan, judge, plan_for, plans, run_selftest
 
 JSON = dict[str, Any]
 
@@ -58,6 +59,14 @@ def test_fault_fixtures_and_the_minimal_adapter() -> None:
     assert (Expect.FAULT_EXIT, EXIT_BAD_INPUT) == (by_name["import_fails"].expect, FAULTS["import_fails"].exit_code)
     assert Expect.PASSES == by_name["minimal_adapter"].expect
     assert Expect.CLEAN == by_name[REFERENCE].expect
+
+
+def test_a_fault_may_name_one_factory_of_a_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(FAULTS, "minimal_adapter:create", Fault(("--suite", "setup"), outcome=Outcome.ERROR))
+    found = {p.name: p for p in plans()}
+    plan = found["minimal_adapter:create"]
+    assert ("vale_fixtures.minimal_adapter:create", Expect.FAULT_OUTCOME) == (plan.impl, plan.expect)
+    assert Expect.PASSES == found["minimal_adapter"].expect
 
 
 # ---------------------------------------------------------------------------------------------- judging a run
