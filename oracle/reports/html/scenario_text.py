@@ -11,7 +11,7 @@ from pathlib import Path
 import oracle
 from oracle.reports.html.load import Report, Result, Source
 from oracle.scenarios.describe import scenario_lines
-from oracle.scenarios.loader import default_dir, load_dir, parse_text
+from oracle.scenarios.loader import default_dir, display_path, parse_text, scenario_files
 
 
 @dataclass(frozen=True)
@@ -35,15 +35,20 @@ def _rendered(scenario_id: str, file: str, text: str) -> tuple[tuple[str, ...], 
 
 
 @cache
-def _bundled() -> dict[str, Source]:
-    found: dict[str, Source] = {}
-    for scenario in load_dir(default_dir()).scenarios:
-        try:
-            text = scenario.path.read_text(encoding="utf-8")
-        except OSError:
-            continue
-        found[scenario.id] = Source(scenario.file, hashlib.sha256(text.encode("utf-8")).hexdigest(), text)
-    return found
+def _bundled_files() -> dict[str, Path]:
+    """The bundled suite's files by scenario id (a scenario file is named after its id)."""
+    return {path.stem: path for path in scenario_files(default_dir())} if default_dir().is_dir() else {}
+
+
+def _bundled(scenario_id: str) -> Source | None:
+    path = _bundled_files().get(scenario_id)
+    if path is None:
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Source(display_path(path), hashlib.sha256(text.encode("utf-8")).hexdigest(), text)
 
 
 def scenario_view(report: Report, result: Result) -> ScenarioView | None:
@@ -52,7 +57,7 @@ def scenario_view(report: Report, result: Result) -> ScenarioView | None:
     source = report.sources.get(result.id)
     origin = "embedded in the report"
     if source is None and result.suite == "scenarios" and report.suite_version == oracle.SUITE_VERSION:
-        source = _bundled().get(result.id)
+        source = _bundled(result.id)
         origin = f"this oracle's suite {oracle.SUITE_VERSION} (the report embeds none)"
     if source is None:
         return None
