@@ -196,6 +196,14 @@ def test_a_report_from_another_machine_shows_its_scenario(tmp_path: Path) -> Non
     assert "The scenario in words" not in render_site([parse_report(data, Path("r.json"))])["index.html"]
 
 
+def test_a_report_without_sources_of_this_suite_version_shows_the_bundled_scenario() -> None:
+    data = build_report(MIXED, _run())
+    data.pop("sources")
+    page = render_site([parse_report(data, Path("r.json"))])["index.html"]
+    assert "this oracle&#x27;s suite" in page
+    assert "must be rejected: PAYMENT_SUPERFLUOUS_STONE" in page
+
+
 # ---------------------------------------------------------------------------------------------- the pages
 
 
