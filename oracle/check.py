@@ -1,22 +1,27 @@
-"""``oracle check``: run the conformance suites against an engine and collect results.
+"""The conformance suites of ``oracle check``: their registry, the units of work they plan, and an in-process runner.
 
-Suites register themselves in :data:`SUITES`; each takes an :class:`EngineUnderTest` and the run's
-options and returns :class:`~oracle.results.CheckResult` objects.
+A suite has two halves. ``plan`` runs in the supervisor and touches no engine code: from the engine's
+handshake and the run's options it lists :class:`Unit` s, each naming in advance exactly the checks it will
+produce (so check ids and counts never depend on how an engine fails), or saying why they are unsupported.
+``run`` executes one unit against the engine, in a worker process under ``oracle check``
+(:mod:`oracle.supervise`) or inline through :func:`run_check` for the library and the tests.
 """
 
 from __future__ import annotations
 
-import random
+import dataclasses
+import fnmatch
+import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.harness import EngineFault, Subject, resolve_impl
-from oracle.play import GameStuck, choose_action, new_setup
+from oracle.harness import EngineFault, Handshake, Subject, resolve_impl
 from oracle.results import CheckResult, Outcome
 
 JSON = dict[str, Any]
+DEFAULT_UNIT_TIMEOUT = 120.0
 
 
 @dataclass(frozen=True)
@@ -29,12 +34,14 @@ class CheckOptions:
     select: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
+    unit_timeout: float = DEFAULT_UNIT_TIMEOUT
+    """Wall-clock seconds the supervisor allows one unit with no budget of its own (a whole game)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class EngineUnderTest:
-    """The ``--impl`` string, its factory, and the handshake it gave."""
+    """The ``--impl`` string, its factory, and the per-call timeout."""
 
     impl: str
     factory: Callable[[], Any]
@@ -48,248 +55,206 @@ class EngineUnderTest:
         return EngineUnderTest(impl, resolve_impl(impl), timeout)
 
 
-Suite = Callable[[EngineUnderTest, CheckOptions], list[CheckResult]]
-SUITES: dict[str, Suite] = {}
+@dataclass(frozen=True)
+class PlannedCheck:
+    """A check a unit promises to report: its stable id, and the rules and cards it pins (for filtering)."""
 
-
-def suite(name: str) -> Callable[[Suite], Suite]:
-    def register(fn: Suite) -> Suite:
-        SUITES[name] = fn
-        return fn
-
-    return register
-
-
-def fault_result(suite_name: str, check_id: str, title: str, fault: EngineFault, **kw: Any) -> CheckResult:
-    outcome = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED}.get(fault.kind, Outcome.ERROR)
-    return CheckResult(suite_name, check_id, title, outcome, message=str(fault), **kw)
+    id: str
+    title: str
+    rules: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class GamePlan:
-    """One seeded game a suite plays: the mode (base, expansion cards, or cards and tiles), players, seed."""
+class Unit:
+    """One piece of work a worker runs on its own, producing exactly the results of ``checks``.
 
-    mode: str
-    players: int
-    seed: int
+    ``deadline`` is the wall-clock limit the supervisor keeps from outside; ``silence`` (for long units that
+    report progress) the longest it waits between two signs of progress. A unit with ``unsupported`` set is
+    not run: each of its checks is unsupported for that reason.
+    """
+
+    suite: str
+    key: str
+    checks: tuple[PlannedCheck, ...]
+    payload: Any = None
+    deadline: float = DEFAULT_UNIT_TIMEOUT
+    silence: float | None = None
+    unsupported: str = ""
+    reproduce: str = ""
+    selected: frozenset[str] | None = None
+    """The ids ``--select``/``--rule``/``--card`` keep (None: all); the unit still runs as a whole."""
 
     @property
-    def label(self) -> str:
-        game = f"{self.players}p/seed-{self.seed}"
-        return game if self.mode == "base" else f"{self.mode}/{game}"
+    def name(self) -> str:
+        return f"{self.suite}/{self.key}"
 
-    def setup(self) -> JSON:
-        return new_setup(self.players, self.seed, expansion=self.mode != "base", artifacts=self.mode == "artifacts")
-
-    def reproduce(self, impl: str) -> str:
-        flag = {"base": "", "expansion": " --expansion", "artifacts": " --artifacts"}[self.mode]
-        return f"oracle play --impl {impl} --players {self.players} --seed {self.seed}{flag}"
-
-
-def game_plans(eut: EngineUnderTest, options: CheckOptions, games: int, seed_offset: int) -> list[GamePlan]:
-    """The games to play: every supported player count, in each mode the engine declares (ART-1, ART-2)."""
-    handshake = eut.fresh().handshake
-    modes = ["base"] + (["expansion"] if handshake.expansion else []) + (["artifacts"] if handshake.artifacts else [])
-    return [
-        GamePlan(mode, players, options.seed + seed_offset + game)
-        for mode in modes
-        for players in options.players
-        for game in range(games)
-    ]
+    @property
+    def wanted(self) -> tuple[PlannedCheck, ...]:
+        """The checks this run reports."""
+        if self.selected is None:
+            return self.checks
+        return tuple(c for c in self.checks if c.id in self.selected)
 
 
-@suite("random-play")
-def random_play(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
-    """Whole games of random legal play: every listed action accepted, and the game ends (END-1)."""
-    results = []
-    for plan in game_plans(eut, options, options.games, 0):
-        players, seed = plan.players, plan.seed
-        check_id = f"random-play/{plan.label}"
-        title = f"random legal play ({plan.mode}), {players} players, seed {seed}"
-        started = time.perf_counter()
-        step = 0
-        try:
-            subject = eut.fresh()
-            if players not in subject.handshake.players:
-                results.append(CheckResult("random-play", check_id, title, Outcome.UNSUPPORTED,
-                                           message=f"the engine does not support {players} players"))
-                continue
-            subject.new_game(plan.setup())
-            rng = random.Random(f"play-{seed}")
-            while (pending := subject.decision()) is not None:
-                step += 1
-                action = choose_action(subject, pending, rng)
-                result = subject.apply(action)
-                if not result["accepted"]:
-                    results.append(CheckResult(
-                        "random-play", check_id, title, Outcome.WRONGLY_REJECTED,
-                        rules=(str(result["rejection"].get("rule", "")),), step=step,
-                        expected="accepted (listed as legal)", actual=f"rejected: {result['rejection']}",
-                        message=f"the engine listed {action} as legal, then refused it",
-                        reproduce=plan.reproduce(eut.impl), duration=time.perf_counter() - started))
-                    break
-                if step > 20_000:
-                    raise GameStuck("no end after 20000 decisions")
-            else:
-                results.append(CheckResult("random-play", check_id, title, Outcome.PASS, rules=("END-1",),
-                                           duration=time.perf_counter() - started,
-                                           details={"decisions": step}))
-        except EngineFault as fault:
-            results.append(fault_result("random-play", check_id, title, fault, step=step,
-                                        reproduce=plan.reproduce(eut.impl),
-                                        duration=time.perf_counter() - started))
-        except GameStuck as stuck:
-            results.append(CheckResult("random-play", check_id, title, Outcome.FAIL, rules=("END-1",), step=step,
-                                       message=str(stuck), reproduce=plan.reproduce(eut.impl),
-                                       duration=time.perf_counter() - started))
-    return results
+@dataclass(frozen=True)
+class PlanContext:
+    """What a suite plans from: the engine's handshake and the run's options (no engine calls)."""
+
+    impl: str
+    handshake: Handshake
+    options: CheckOptions
 
 
-def canonical(snapshot: JSON) -> JSON:
-    """The part of a snapshot every engine must agree on (``private`` is the engine's own)."""
-    return {k: v for k, v in snapshot.items() if k != "private"}
+Heartbeat = Callable[[object], None]
 
 
-@suite("setup")
-def setup_suite(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
-    """SETUP-1..3: after ``new_game`` the engine's snapshot equals the reference's (scores 1..n from the first
-    player, empty hands and areas, no stones, round 1, the deck order as given, the first hunting decision)."""
-    from oracle.reference import ReferenceEngine
+@dataclass
+class RunContext:
+    """What a unit runs with: the engine, the options, a way to signal progress and to hand back extra data."""
 
-    results = []
-    for players in options.players:
-        for first in range(players):
-            check_id = f"setup/{players}p/first-{first}"
-            title = f"set-up of a {players}-player game with player {first} first"
-            started = time.perf_counter()
-            setup = new_setup(players, options.seed + first, first_player=first)
-            try:
-                subject = eut.fresh()
-                if players not in subject.handshake.players:
-                    results.append(CheckResult("setup", check_id, title, Outcome.UNSUPPORTED,
-                                               message=f"the engine does not support {players} players"))
-                    continue
-                if not subject.handshake.can("export"):
-                    results.append(CheckResult("setup", check_id, title, Outcome.UNSUPPORTED,
-                                               message="the engine does not declare 'export'"))
-                    continue
-                subject.new_game(setup)
-                actual = canonical(subject.export())
-            except EngineFault as fault:
-                results.append(fault_result("setup", check_id, title, fault, rules=("SETUP-1",)))
-                continue
-            reference = ReferenceEngine()
-            reference.new_game(setup)
-            expected = canonical(reference.export())
-            where = _first_difference(expected, actual)
-            if where is None:
-                results.append(CheckResult("setup", check_id, title, Outcome.PASS,
-                                           rules=("SETUP-1", "SETUP-2", "SETUP-3"),
-                                           duration=time.perf_counter() - started))
-                continue
-            rule = "SETUP-2" if ".score" in where else "SETUP-3" if "players" in where else "SETUP-1"
-            results.append(CheckResult(
-                "setup", check_id, title, Outcome.FAIL, rules=(rule,), step=0,
-                expected=f"{where} = {_at(expected, where)!r}", actual=f"{where} = {_at(actual, where)!r}",
-                message="the snapshot right after new_game differs from the reference's",
-                reproduce=f"oracle check --impl {eut.impl} --suite setup", duration=time.perf_counter() - started))
-    return results
+    eut: EngineUnderTest
+    options: CheckOptions
+    heartbeat: Heartbeat = lambda _: None
+    attachment: object = None
 
 
-def _at(data: object, path: str) -> object:
-    import re
-
-    for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path.split(" ")[0]):
-        if index and isinstance(data, list) and int(index) < len(data):
-            data = data[int(index)]
-        elif key and isinstance(data, dict):
-            data = data.get(key)
-    return data
+Planner = Callable[[PlanContext], list[Unit]]
+Runner = Callable[[Unit, RunContext], list[CheckResult]]
 
 
-def _first_difference(a: object, b: object, path: str = "") -> str | None:
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b), key=str):
-            if key not in a or key not in b:
-                return f"{path}.{key}" if path else str(key)
-            found = _first_difference(a[key], b[key], f"{path}.{key}" if path else str(key))
-            if found:
-                return found
-        return None
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{path} (length {len(a)} vs {len(b)})"
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            found = _first_difference(x, y, f"{path}[{i}]")
-            if found:
-                return found
-        return None
-    return None if a == b else (path or "(root)")
+@dataclass(frozen=True)
+class SuiteSpec:
+    """A registered suite. Calling it runs the whole suite inline (no worker) and returns its results."""
+
+    name: str
+    plan: Planner
+    run: Runner
+    summary: str
+
+    def __call__(self, eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
+        return run_check(eut, options, [self.name])
 
 
-@suite("roundtrip")
-def roundtrip(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
-    """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again."""
-    results = []
-    for plan in game_plans(eut, options, options.roundtrip_games, 100):
-        players, seed = plan.players, plan.seed
-        check_id = f"roundtrip/{plan.label}"
-        title = f"snapshot round-trip at every step ({plan.mode}), {players} players, seed {seed}"
-        started = time.perf_counter()
-        step = 0
-        try:
-            subject = eut.fresh()
-            if not (subject.handshake.can("export") and subject.handshake.can("load")):
-                results.append(CheckResult("roundtrip", check_id, title, Outcome.UNSUPPORTED,
-                                           message="the engine does not declare both 'export' and 'load'"))
-                break
-            subject.new_game(plan.setup())
-            rng = random.Random(f"play-{seed}")
-            failure = None
-            while True:
-                snapshot = subject.export()
-                twin = eut.fresh()
-                twin.load_snapshot(snapshot)
-                again = twin.export()
-                if again != snapshot:
-                    where = _first_difference(snapshot, again)
-                    failure = CheckResult(
-                        "roundtrip", check_id, title, Outcome.FAIL, rules=("PROTO-1",), step=step,
-                        expected="load(export(s)) exports s", actual=f"first difference at {where}",
-                        reproduce=plan.reproduce(eut.impl), duration=time.perf_counter() - started)
-                    break
-                pending = subject.decision()
-                if pending is None:
-                    break
-                step += 1
-                subject.apply(choose_action(subject, pending, rng))
-            results.append(failure or CheckResult("roundtrip", check_id, title, Outcome.PASS, rules=("PROTO-1",),
-                                                  duration=time.perf_counter() - started,
-                                                  details={"snapshots": step + 1}))
-        except (EngineFault, GameStuck) as exc:
-            if isinstance(exc, EngineFault):
-                results.append(fault_result("roundtrip", check_id, title, exc, step=step,
-                                            duration=time.perf_counter() - started))
-            else:
-                results.append(CheckResult("roundtrip", check_id, title, Outcome.FAIL, step=step,
-                                           message=str(exc)))
-    return results
+SUITES: dict[str, SuiteSpec] = {}
+SUITE_MODULES = ("oracle.game_suites", "oracle.scenarios.suite", "oracle.z3check.suite", "vale_invariants.suite")
 
 
-SUITE_MODULES = ("oracle.scenarios.suite", "oracle.z3check.suite", "vale_invariants.suite")
+def register(name: str, plan: Planner, run: Runner, summary: str) -> SuiteSpec:
+    spec = SuiteSpec(name, plan, run, summary)
+    SUITES[name] = spec
+    return spec
 
 
-def load_suites() -> dict[str, Suite]:
-    """Import the modules that register the scenario, Z3 and invariant suites."""
-    import importlib
-
+def load_suites() -> dict[str, SuiteSpec]:
+    """Import the modules that register the suites (in the order they run)."""
     for module in SUITE_MODULES:
         importlib.import_module(module)
-    return SUITES
+    return {name: SUITES[name] for name in _ORDER if name in SUITES} | SUITES
+
+
+_ORDER = ("setup", "random-play", "roundtrip", "scenarios", "z3", "invariants")
+
+
+# ---------------------------------------------------------------------------------------------- results
+
+
+def fault_result(suite_name: str, check_id: str, title: str, fault: EngineFault, **kw: Any) -> CheckResult:
+    """The result of a check ended by an engine fault (its outcome and the rule a protocol error breaks)."""
+    rules = tuple(dict.fromkeys((*kw.pop("rules", ()), *fault.rules)))
+    return CheckResult(suite_name, check_id, title, fault.outcome, rules=rules, message=str(fault), **kw)
+
+
+def unsupported_results(unit: Unit, reason: str) -> list[CheckResult]:
+    return [CheckResult(unit.suite, c.id, c.title, Outcome.UNSUPPORTED, rules=c.rules, cards=c.cards,
+                        message=reason) for c in unit.wanted]
+
+
+def lost_results(unit: Unit, outcome: Outcome, message: str, details: JSON | None = None) -> list[CheckResult]:
+    """Every check of a unit that ended without results (its worker died, hung or was stopped)."""
+    return [CheckResult(unit.suite, c.id, c.title, outcome, rules=c.rules, cards=c.cards, message=message,
+                        reproduce=unit.reproduce, details=dict(details or {})) for c in unit.wanted]
+
+
+def align(unit: Unit, results: Iterable[CheckResult]) -> list[CheckResult]:
+    """The unit's results in the order of its wanted checks; a wanted check with no result is an error.
+
+    Results of checks the filters left out are dropped; a result the plan did not name is kept after the
+    others, so nothing the unit found is ever lost.
+    """
+    by_id: dict[str, CheckResult] = {}
+    unplanned: list[CheckResult] = []
+    wanted = {c.id for c in unit.wanted}
+    filtered_out = {c.id for c in unit.checks} - wanted
+    for result in results:
+        if result.id in filtered_out:
+            continue
+        if result.id in wanted and result.id not in by_id:
+            by_id[result.id] = result
+        else:
+            unplanned.append(result)
+    out = []
+    for check in unit.wanted:
+        found = by_id.get(check.id)
+        if found is None:
+            found = CheckResult(unit.suite, check.id, check.title, Outcome.ERROR, rules=check.rules,
+                                cards=check.cards, message="the unit ended without a result for this check "
+                                "(an oracle bug: please report it)")
+        out.append(found)
+    return out + unplanned
+
+
+# ---------------------------------------------------------------------------------------------- planning
+
+
+def matches(check: PlannedCheck, selects: tuple[str, ...], rules: tuple[str, ...], cards: tuple[str, ...]) -> bool:
+    """``--select`` globs on the id, ``--rule`` on the rules, ``--card`` on the cards (all that are given)."""
+    return (
+        (not selects or any(fnmatch.fnmatchcase(check.id, p) for p in selects))
+        and (not rules or bool(set(rules) & set(check.rules)))
+        and (not cards or bool(set(cards) & set(check.cards)))
+    )
+
+
+def narrowed(unit: Unit, options: CheckOptions) -> Unit | None:
+    """The unit with only the checks the filters select, or None when none is."""
+    kept = frozenset(c.id for c in unit.checks if matches(c, options.select, options.rules, options.cards))
+    if not kept:
+        return None
+    return unit if len(kept) == len(unit.checks) else dataclasses.replace(unit, selected=kept)
+
+
+def plan_suites(context: PlanContext, names: Iterable[str], filtered: bool = True) -> dict[str, list[Unit]]:
+    """The units of each named suite, narrowed to the checks the options select."""
+    planned: dict[str, list[Unit]] = {}
+    for name in names:
+        units = SUITES[name].plan(context)
+        if filtered:
+            units = [u for u in (narrowed(unit, context.options) for unit in units) if u is not None]
+        planned[name] = units
+    return planned
+
+
+def run_unit(unit: Unit, context: RunContext) -> list[CheckResult]:
+    """Run one unit and return exactly its planned checks' results (unsupported units are not run)."""
+    if unit.unsupported:
+        return unsupported_results(unit, unit.unsupported)
+    started = time.perf_counter()
+    try:
+        results = SUITES[unit.suite].run(unit, context)
+    except EngineFault as fault:
+        results = [fault_result(unit.suite, c.id, c.title, fault, duration=time.perf_counter() - started)
+                   for c in unit.checks]
+    return align(unit, results)
 
 
 def run_check(eut: EngineUnderTest, options: CheckOptions, suites: list[str]) -> list[CheckResult]:
+    """Plan and run the named suites inline, in this process (no supervisor): for the library and tests."""
+    load_suites()
+    handshake = eut.fresh().handshake
+    context = PlanContext(eut.impl, handshake, options)
     results: list[CheckResult] = []
-    for name in suites:
-        results.extend(SUITES[name](eut, options))
+    for units in plan_suites(context, suites).values():
+        for unit in units:
+            results.extend(run_unit(unit, RunContext(eut, options)))
     return results

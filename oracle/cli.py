@@ -1,29 +1,26 @@
 """The ``oracle`` command line.
 
-Exit codes: 0 everything passed (or failed as expected); 1 a check failed; 2 bad input (options,
-files, an engine that cannot be loaded).
+Exit codes (:mod:`oracle.exits`): 0 everything passed (or failed as expected); 1 a check failed; 2 bad input
+(options, files, an engine that cannot be loaded); 3 a run that stopped early; 130/143 stopped by a signal.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import sys
-import time
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+import oracle
 from oracle.cards import CardDataError, catalogue
-from oracle.check import CheckOptions, EngineUnderTest, run_check
+from oracle.check_cli import check_command
 from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, bad_input
+from oracle.expectations_cli import app as expectations_app
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault
 from oracle.model import Family
 from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
 from oracle.report_cli import report_app, selftest_command
-from oracle.results import CheckResult, Outcome
 from oracle.scenarios.cli import app as scenarios_app
 from oracle.z3check.cli import z3_app
 from vale_invariants.cli import fuzz_command
@@ -36,9 +33,26 @@ app = typer.Typer(
 
 app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(z3_app, name="z3")
+app.add_typer(expectations_app, name="expectations")
 app.command("fuzz")(fuzz_command)
 app.add_typer(report_app, name="report")
 app.command("selftest")(selftest_command)
+app.command("check")(check_command)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"vale-oracle {oracle.__version__} (protocol {oracle.PROTOCOL_VERSION}, "
+                   f"suite {oracle.SUITE_VERSION})")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="print the oracle's, the protocol's and the suite's versions")] = False,
+) -> None:
+    """Vale Oracle: check any implementation of The Vale of Eternity against the rules."""
 
 fail = bad_input
 
@@ -134,175 +148,6 @@ def _echo_event(event: dict[str, object], quiet: bool) -> None:
     typer.echo(text if text.startswith(("==", "--")) else f"      {text}")
 
 
-def _split(values: list[str] | None) -> tuple[str, ...]:
-    out: list[str] = []
-    for value in values or []:
-        out.extend(v.strip() for v in value.split(",") if v.strip())
-    return tuple(out)
-
-
-@app.command("check")
-def check_command(
-    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
-    games: Annotated[int, typer.Option(help="random games per player count")] = 2,
-    seed: Annotated[int, typer.Option(help="first seed")] = 1,
-    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
-    suite: Annotated[list[str] | None, typer.Option(help="run only these suites (repeatable)")] = None,
-    select: Annotated[list[str] | None, typer.Option(
-        help="run only checks whose id matches (a glob such as 'PAY-*'; repeatable)")] = None,
-    rule: Annotated[list[str] | None, typer.Option(help="run only checks of this rule id (repeatable)")] = None,
-    card: Annotated[list[str] | None, typer.Option(
-        help="run only scenarios pinning this card, by name or id (repeatable)")] = None,
-    expectations: Annotated[Path | None, typer.Option(
-        help="TOML file of known failures: expected_failure tables with an id and a reason")] = None,
-    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
-    junit_xml: Annotated[Path | None, typer.Option(help="write a JUnit XML report here")] = None,
-    markdown: Annotated[Path | None, typer.Option(help="write a Markdown summary here")] = None,
-    scenarios: Annotated[Path | None, typer.Option(
-        help="scenarios directory (default: the repository's scenarios/)")] = None,
-    scenario_timeout: Annotated[float, typer.Option(help="wall-clock seconds allowed for each scenario")] = 10.0,
-    save_failures: Annotated[Path | None, typer.Option(
-        help="write each counterexample found by the z3 and invariants suites as a scenario file here")] = None,
-    z3_full: Annotated[bool, typer.Option(help="check the whole bounded Z3 domain instead of a sample")] = False,
-) -> None:
-    """Check an engine against the rules and print a pass/fail summary.
-
-    Exit codes: 0 every check passed (or failed as expected, or is unsupported); 1 a check failed; 2 bad input
-    (options, an invalid scenario or expectations file, an engine that cannot be loaded).
-    """
-    from oracle.check import SUITES, load_suites
-    from oracle.reports import RunInfo, write_json, write_junit, write_markdown
-    from oracle.rules import rules as rules_catalogue
-    from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, load_expectations
-    from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
-
-    if games < 0:
-        raise fail("--games must be 0 or more")
-    if scenario_timeout <= 0:
-        raise fail("--scenario-timeout must be more than 0 seconds")
-    started = time.perf_counter()
-    started_at = datetime.now(UTC)
-    load_suites()
-    selects, rule_ids, cards = _split(select), _split(rule), _split(card)
-    unknown_rules = [r for r in rule_ids if r not in rules_catalogue()]
-    if unknown_rules:
-        raise fail(f"--rule {unknown_rules[0]!r}: no such rule id in the rules catalogue")
-    card_ids, unknown_cards = resolve_card_names(cards)
-    if unknown_cards:
-        raise fail(f"--card {unknown_cards[0]!r}: no card has that name or id")
-    if scenarios is not None and not scenarios.is_dir():
-        raise fail(f"--scenarios {scenarios}: no such directory")
-    try:
-        eut = EngineUnderTest.load(impl, timeout)
-        handshake = eut.fresh().handshake
-    except ImplError as exc:
-        raise fail(str(exc)) from None
-    except EngineFault as fault:
-        raise fail(f"--impl {impl}: {describe_fault(fault)}") from None
-
-    chosen = list(_split(suite)) or list(SUITES)
-    unknown = [s for s in chosen if s not in SUITES]
-    if unknown:
-        raise fail(f"--suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
-    filtering = bool(selects or rule_ids or cards)
-    if filtering and not suite:
-        chosen = [s for s in chosen if _may_match(s, selects, bool(cards))]
-
-    scenario_dir = scenarios if scenarios is not None else default_dir()
-    scenario_ids: set[str] = set()
-    if ("scenarios" in chosen or expectations is not None) and scenario_dir.is_dir():
-        loaded = load_dir(scenario_dir)
-        if loaded.errors and "scenarios" in chosen:
-            for error in loaded.errors:
-                typer.echo(f"error: {error}", err=True)
-            raise fail(f"{len(loaded.errors)} invalid scenario file(s); see `oracle scenarios lint`")
-        scenario_ids = {s.id for s in loaded.scenarios}
-    expected: dict[str, ExpectedFailure] = {}
-    if expectations is not None:
-        expected, problems = load_expectations(expectations, scenario_ids)
-        if problems:
-            for problem in problems:
-                typer.echo(f"error: {problem}", err=True)
-            raise fail(f"--expectations {expectations}: {len(problems)} problem(s)")
-
-    extra: dict[str, object] = {"scenario_timeout": scenario_timeout}
-    if scenarios is not None:
-        extra["scenarios_dir"] = str(scenarios)
-    if save_failures is not None:
-        extra["save_failures"] = str(save_failures)
-    if z3_full:
-        extra["z3_full"] = True
-    options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
-                           cards=tuple(card_ids), extra=extra)
-    typer.echo(f"oracle check: {handshake.engine} {handshake.version} ({impl}), suites: {', '.join(chosen)}")
-    results = run_check(eut, options, chosen)
-    if filtering:
-        results = [r for r in results if _selected(r, selects, rule_ids, card_ids)]
-        if not results:
-            raise fail("no check matches --select/--rule/--card")
-    results = apply_expectations(results, expected)
-    seconds = time.perf_counter() - started
-    _print_summary(results, seconds)
-    run = RunInfo(
-        engine=handshake.engine, engine_version=handshake.version, impl=impl, suites=tuple(chosen),
-        started=started_at, duration=seconds,
-        options={"games": games, "seed": seed, "timeout": timeout, "scenario_timeout": scenario_timeout,
-                 "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
-                 "scenarios": str(scenario_dir), "expectations": str(expectations) if expectations else None},
-    )
-    for path, writer in ((report_json, write_json), (junit_xml, write_junit), (markdown, write_markdown)):
-        if path is not None:
-            try:
-                writer(path, results, run)
-            except OSError as exc:
-                raise fail(f"cannot write {path}: {exc.strerror}") from None
-            typer.echo(f"wrote {path}")
-    raise typer.Exit(EXIT_OK if all(r.outcome.ok for r in results) else EXIT_FAILED)
-
-
-# Suites that ignore --select/--rule/--card (their results are filtered afterwards). With a filter and
-# no --suite they are skipped when none of their results could match: with --card (they name no card)
-# or with --select patterns that cannot name their checks ("random-play/*" can).
-_UNFILTERED_SUITES = ("random-play", "roundtrip")
-
-
-def _may_match(suite_name: str, selects: tuple[str, ...], by_card: bool) -> bool:
-    if suite_name not in _UNFILTERED_SUITES:
-        return True
-    if by_card:
-        return False
-    return not selects or any(fnmatch.fnmatchcase(suite_name, p.split("/", 1)[0]) for p in selects)
-
-
-def _selected(result: CheckResult, selects: tuple[str, ...], rule_ids: tuple[str, ...],
-              card_ids: list[str]) -> bool:
-    return (
-        (not selects or any(fnmatch.fnmatchcase(result.id, p) for p in selects))
-        and (not rule_ids or bool(set(rule_ids) & set(result.rules)))
-        and (not card_ids or bool(set(card_ids) & set(result.cards)))
-    )
-
-
-def _print_summary(results: list[CheckResult], seconds: float) -> None:
-    for result in results:
-        if result.outcome.ok:
-            continue
-        typer.echo(f"{result.outcome.value.upper():16} {result.id}: {result.title}")
-        if result.rules:
-            typer.echo(f"{'':17}rule {', '.join(result.rules)}" + (f", step {result.step}" if result.step else ""))
-        for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
-            if text:
-                typer.echo(f"{'':17}{label}: {text}")
-        if result.reproduce:
-            typer.echo(f"{'':17}reproduce: {result.reproduce}")
-    counts: dict[Outcome, int] = {}
-    for result in results:
-        counts[result.outcome] = counts.get(result.outcome, 0) + 1
-    summary = ", ".join(f"{n} {o.value}" for o, n in counts.items()) or "no checks run"
-    verdict = "PASSED" if all(r.outcome.ok for r in results) else "FAILED"
-    typer.echo(f"{verdict}: {len(results)} checks ({summary}) in {seconds:.1f} s")
-
-
 def main() -> None:
     try:
         app()
@@ -314,5 +159,3 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-
-_ = Path

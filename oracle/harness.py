@@ -3,8 +3,14 @@
 * :func:`resolve_impl` turns ``package.module`` or ``package.module:factory`` into a factory, with a
   one-line :class:`ImplError` for every way that can fail.
 * :class:`Subject` wraps an engine: each call has a timeout (SIGALRM, so a hung pure-Python engine is
-  interrupted), any exception becomes an :class:`EngineFault`, and missing capabilities are worked
-  around: without ``legal_actions`` the oracle tries candidate actions on copies of the engine.
+  interrupted, and a call that outlasts it counts as timed out even when the engine swallowed the alarm),
+  any exception becomes an :class:`EngineFault`, everything handed to the engine is a fresh copy, and
+  everything it returns is checked for shape (:mod:`oracle.shapes`, PROTO-2) before the oracle uses it.
+  Missing capabilities are worked around: without ``legal_actions`` the oracle tries candidate actions on
+  copies of the engine.
+
+Under ``oracle check`` and ``oracle fuzz`` all of this runs in a worker process; the supervisor
+(:mod:`oracle.supervise`) keeps each unit's deadline from outside, so nothing the engine does can defeat it.
 """
 
 from __future__ import annotations
@@ -13,14 +19,16 @@ import copy
 import importlib
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from oracle import PROTOCOL_VERSION
+from oracle import PROTOCOL_VERSION, shapes
 from oracle.protocol import CAPABILITIES, Engine
+from oracle.results import Outcome
 
 JSON = dict[str, Any]
 DEFAULT_IMPL = "oracle.reference"
@@ -32,13 +40,32 @@ class ImplError(Exception):
 
 
 class EngineFault(Exception):
-    """The engine raised, hung, or returned something that is not protocol data."""
+    """The engine raised, hung, or returned something that is not protocol data.
 
-    def __init__(self, kind: str, method: str, message: str) -> None:
+    ``kind`` is ``error`` (raised), ``timeout``, ``unsupported`` (NotImplementedError), ``bad-output``
+    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3).
+    """
+
+    def __init__(self, kind: str, method: str, message: str, rule: str = "") -> None:
         super().__init__(f"{method}: {message}")
         self.kind = kind
         self.method = method
         self.message = message
+        self.rule = rule or {"bad-output": "PROTO-2", "duplicate": "PROTO-3"}.get(kind, "")
+
+    @property
+    def outcome(self) -> Outcome:
+        """How a check that met this fault ends."""
+        return _FAULT_OUTCOMES.get(self.kind, Outcome.ERROR)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (self.rule,) if self.rule else ()
+
+
+_FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}
+# Seconds a call may run past its timeout before it counts as timed out (timer and scheduling jitter).
+_TIMEOUT_SLACK = 0.25
 
 
 class EngineTimeout(BaseException):
@@ -75,6 +102,20 @@ def where_raised(exc: BaseException) -> str:
         return ""
     last = frames[-1]
     return f" (at {last.filename}:{last.lineno})"
+
+
+CallHook = Callable[[str], None]
+_call_hooks: list[CallHook] = []
+
+
+def on_engine_call(hook: CallHook) -> None:
+    """Have ``hook(method)`` called before every guarded engine call (the worker records what it is doing)."""
+    _call_hooks.append(hook)
+
+
+def _announce(method: str) -> None:
+    for hook in _call_hooks:
+        hook(method)
 
 
 @contextmanager
@@ -148,17 +189,24 @@ class Subject:
         self.factory = factory
         self.impl = impl
         self.timeout = timeout
-        self.engine: Engine = self._guard("create", factory)
-        self.handshake = parse_handshake(self._guard("handshake", self.engine.handshake))
+        self.engine: Engine = self._call("create", factory)
+        self.handshake = parse_handshake(self._call("handshake", self.engine.handshake))
 
     @staticmethod
     def load(impl: str, timeout: float = 5.0) -> Subject:
         return Subject(resolve_impl(impl), impl, timeout)
 
+    def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Every engine call goes through here: announced to the hooks, then guarded."""
+        if _call_hooks:
+            _announce(method)
+        return self._guard(method, fn, *args)
+
     def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        started = time.perf_counter()
         try:
             with _deadline(self.timeout):
-                return fn(*args)
+                value = fn(*args)
         except EngineTimeout:
             raise EngineFault("timeout", method, f"no answer within {self.timeout:g} s") from None
         except EngineFault:
@@ -169,45 +217,50 @@ class Subject:
             if isinstance(exc, KeyboardInterrupt):
                 raise
             raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
+        elapsed = time.perf_counter() - started
+        if self.timeout > 0 and elapsed > self.timeout + _TIMEOUT_SLACK:
+            raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {self.timeout:g} s "
+                              "allowed (the engine kept running through the timeout)")
+        return value
 
     # ------------------------------------------------------------------ protocol calls
 
     def new_game(self, setup: JSON) -> list[JSON]:
-        events = self._guard("new_game", self.engine.new_game, setup)
-        return list(events) if isinstance(events, list) else []
+        events = self._call("new_game", self.engine.new_game, shapes.fresh(setup))
+        if events is None:
+            return []
+        _check_shape("new_game", shapes.events_problem(events))
+        return list(events)
 
     def decision(self) -> JSON | None:
-        pending = self._guard("decision", self.engine.decision)
-        if pending is not None and not isinstance(pending, dict):
-            raise EngineFault("bad-output", "decision", f"must return an object or null, got {pending!r}")
-        return pending
+        pending = self._call("decision", self.engine.decision)
+        _check_shape("decision", shapes.decision_problem(pending))
+        return pending  # type: ignore[no-any-return]
 
     def apply(self, action: JSON) -> JSON:
-        result = self._guard("apply", self.engine.apply, action)
-        if not isinstance(result, dict) or not isinstance(result.get("accepted"), bool):
-            raise EngineFault("bad-output", "apply", f"must return {{'accepted': bool, ...}}, got {result!r}")
-        if not result["accepted"]:
-            rejection = result.get("rejection")
-            if not isinstance(rejection, dict) or not isinstance(rejection.get("code"), str):
-                raise EngineFault("bad-output", "apply", "a rejection must carry {'code': str, 'rule': str}")
-        return result
+        result = self._call("apply", self.engine.apply, shapes.fresh(action))
+        _check_shape("apply", shapes.apply_result_problem(result))
+        result.setdefault("events", [])
+        return result  # type: ignore[no-any-return]
 
     def export(self) -> JSON:
-        snapshot = self._guard("export", self.engine.export)
-        if not isinstance(snapshot, dict):
-            raise EngineFault("bad-output", "export", "must return a JSON object")
-        return snapshot
+        snapshot = self._call("export", self.engine.export)
+        _check_shape("export", shapes.snapshot_problem(snapshot))
+        return snapshot  # type: ignore[no-any-return]
 
     def load_snapshot(self, snapshot: JSON) -> None:
-        self._guard("load", self.engine.load, snapshot)
+        self._call("load", self.engine.load, shapes.fresh(snapshot))
 
     def legal_actions(self) -> list[JSON]:
-        """The engine's own list, or (without the capability) the candidates it accepts on a copy."""
+        """The engine's own list, or (without the capability) the candidates it accepts on a copy. An action
+        listed twice is a failure of its own (PROTO-3)."""
         if self.handshake.can("legal_actions"):
-            actions = self._guard("legal_actions", self.engine.legal_actions)
-            if not isinstance(actions, list):
-                raise EngineFault("bad-output", "legal_actions", "must return a list of actions")
-            return actions
+            actions = self._call("legal_actions", self.engine.legal_actions)
+            _check_shape("legal_actions", shapes.legal_actions_problem(actions))
+            twice = shapes.first_duplicate(actions)
+            if twice is not None:
+                raise EngineFault("duplicate", "legal_actions", f"lists {twice} more than once")
+            return actions  # type: ignore[no-any-return]
         return self.probe_legal_actions()
 
     # ------------------------------------------------------------------ working around gaps
@@ -217,10 +270,10 @@ class Subject:
         twin = object.__new__(Subject)
         twin.factory, twin.impl, twin.timeout, twin.handshake = self.factory, self.impl, self.timeout, self.handshake
         if self.handshake.can("export") and self.handshake.can("load"):
-            twin.engine = self._guard("create", self.factory)
+            twin.engine = self._call("create", self.factory)
             twin.load_snapshot(self.export())
         else:
-            twin.engine = self._guard("deepcopy", copy.deepcopy, self.engine)
+            twin.engine = self._call("deepcopy", copy.deepcopy, self.engine)
         return twin
 
     def probe_legal_actions(self) -> list[JSON]:
@@ -239,8 +292,14 @@ class Subject:
         return legal
 
 
+def _check_shape(method: str, problem: str | None) -> None:
+    if problem is not None:
+        raise EngineFault("bad-output", method, problem)
+
+
 def describe_fault(fault: EngineFault) -> str:
-    return f"engine {fault.kind} in {fault.method}(): {fault.message}"
+    what = {"bad-output": "protocol error", "duplicate": "protocol error"}.get(fault.kind, fault.kind)
+    return f"engine {what} in {fault.method}(): {fault.message}"
 
 
 def python_version() -> str:

@@ -18,6 +18,8 @@ class Outcome(str, Enum):
     ILLEGAL_ACCEPTED = "illegal-accepted"
     ERROR = "error"
     TIMEOUT = "timeout"
+    INCOMPLETE = "incomplete"
+    """The check's budget ran out before it checked everything it was to check; never a pass."""
     UNSUPPORTED = "unsupported"
     EXPECTED_FAILURE = "expected-failure"
     UNEXPECTED_PASS = "unexpected-pass"

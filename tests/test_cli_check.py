@@ -41,7 +41,7 @@ def summary(out: str) -> str:
 def test_the_reference_engine_passes_every_scenario() -> None:
     n = len(load_dir(default_dir()).scenarios)
     code, out, _ = check()
-    assert (0, f"PASSED: {n} checks ({n} pass)") == (code, summary(out))
+    assert (0, f"PASSED: {n} checks, {n} ran, 0 unsupported ({n} pass)") == (code, summary(out))
 
 
 def test_select_rule_and_card_filter_scenarios() -> None:
@@ -54,7 +54,7 @@ def test_select_rule_and_card_filter_scenarios() -> None:
     ):
         n = len(selected)
         code, out, _ = check(*args)
-        assert (0, f"PASSED: {n} checks ({n} pass)") == (code, summary(out))
+        assert (0, f"PASSED: {n} checks, {n} ran, 0 unsupported ({n} pass)") == (code, summary(out))
         assert n >= 1
 
 
@@ -90,13 +90,13 @@ def test_expectations(tmp_path: Path) -> None:
     path = tmp_path / "expect.toml"
     path.write_text(f'[[expected_failure]]\nid = "{PAY3}"\nreason = "accepts everything"\n', encoding="utf-8")
     code, out, _ = check("--impl", ACCEPT_ALL, "--select", PAY3, "--expectations", str(path))
-    assert (0, "PASSED: 1 checks (1 expected-failure)") == (code, summary(out))
+    assert (0, "PASSED: 1 checks, 1 ran, 0 unsupported (1 expected-failure)") == (code, summary(out))
     code, out, _ = check("--select", PAY3, "--expectations", str(path))
-    assert (1, "FAILED: 1 checks (1 unexpected-pass)") == (code, summary(out))
+    assert (1, "FAILED: 1 checks, 1 ran, 0 unsupported (1 unexpected-pass)") == (code, summary(out))
     path.write_text('[[expected_failure]]\nid = "PAY-3"\nreason = "typo"\n', encoding="utf-8")
     code, _, err = check("--expectations", str(path))
     assert 2 == code
-    assert f"error: {path}:2: no scenario has the id 'PAY-3'" in err
+    assert f"error: {path}:2: no check of this engine has the id 'PAY-3'" in err
     path.write_text(f'[[expected_failure]]\nid = "{PAY3}"\n', encoding="utf-8")
     code, _, err = check("--expectations", str(path))
     assert 2 == code

@@ -52,11 +52,13 @@ def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
         "suite_version": oracle.SUITE_VERSION, "oracle_version": oracle.__version__, "protocol": "1.0",
         "engine": {"name": "test-engine", "version": "9.9", "impl": "tests.engine"},
         "date": "2024-05-01T12:00:00Z", "duration": 1.5, "python": RUN.python,
-        "suites": ["scenarios", "random-play"], "options": {"seed": 1},
+        "suites": ["scenarios", "random-play"], "options": {"seed": 1}, "complete": True, "stopped": "",
+        "not_run": [],
     }
     assert expected_run == report["run"]
     assert [r.to_json() for r in RESULTS] == report["results"]
-    expected_totals = {"checks": 5, "passed": False, "exit_code": 1, "by_outcome": totals(RESULTS)}
+    expected_totals = {"checks": 5, "unsupported": 1, "not_run": 0, "passed": False, "verdict": "FAILED",
+                       "exit_code": 1, "by_outcome": totals(RESULTS)}
     assert expected_totals == report["totals"]
     assert report == build_report(RESULTS, RUN)
 
@@ -112,11 +114,12 @@ def test_markdown_lists_totals_groups_cards_and_each_failure(tmp_path: Path) -> 
         "## Vale Oracle conformance: FAILED",
         "| illegal-accepted | 1 |",
         "| **total** | **5** |",
-        "| payment | 1 | 0 | 1 |",
-        "| hunting | 1 | 0 | 1 |",
-        "| end | 1 | 1 | 0 |",
-        "| Salamander | 1 | 0 | 1 |",
-        "| Kappa | 1 | 1 | 0 |",
+        "| payment | 1 | 0 | 0 | 1 |",
+        "| hunting | 1 | 0 | 0 | 1 |",
+        "| end | 1 | 1 | 0 | 0 |",
+        "| rulings | 1 | 0 | 1 | 0 |",
+        "| Salamander | 1 | 0 | 0 | 1 |",
+        "| Kappa | 1 | 1 | 0 | 0 |",
         "#### illegal-accepted: `PAY-3-red-and-blue-for-cost-1`",
         "* rule: PAY-3",
         "* card: Salamander",
@@ -157,7 +160,7 @@ def test_expectations_file_errors_name_file_and_line(tmp_path: Path) -> None:
     entries, errors = load_expectations(path, {"A", "B"})
     expected_errors = [
         f"{path}:5: expected_failure 'B' needs a reason (why the failure is expected)",
-        f"{path}:9: no scenario has the id 'MISSING'",
+        f"{path}:9: no check of this engine has the id 'MISSING'",
         f"{path}:15: unknown key 'why' (known: id, reason)",
         f"{path}:13: 'A' is listed twice (also at line 1)",
     ]

@@ -1,18 +1,34 @@
-"""The rules catalogue: every rule id cited anywhere exists, and every rule and base card is pinned."""
+"""The rules catalogue: every rule id cited anywhere exists, and every rule and card is pinned by two scenarios.
+
+Coverage, as docs/scenarios.md defines it: a rule or card is covered when at least two scenarios in
+different positions (different ``given``) name it, at least one of them positive (a step without
+``reject`` that makes the engine act or checks what it must do); a rule that forbids something needs a
+negative scenario too (a ``reject`` step citing it).
+"""
 
 from __future__ import annotations
 
+import json
 import re
+from collections import defaultdict
 from pathlib import Path
 
 from oracle.cards import catalogue
 from oracle.check import load_suites
 from oracle.rules import rules
 from oracle.scenarios.loader import default_dir, load_dir
+from oracle.scenarios.model import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUPS = "SETUP|ROUND|HUNT|DECK|ACT|SELL|TAME|SUM|PAY|REM|STONE|LIMIT|EFF|SCORE|END|DEC|RUL|PROTO"
 RULE_ID = re.compile(rf'"((?:{GROUPS})-\d+)"')
+CODE_ROW = re.compile(r"^\| `[A-Z_]+` \| ([A-Z0-9 /-]+?) \|", re.MULTILINE)
+# Rules that forbid something although no rejection code cites them: the engine refuses with the code of
+# another rule (INVALID_CHOICE for Hydra's two options, INSTANT_UNRESOLVABLE for Young Forest Spirit, ...).
+FORBIDDING_WITHOUT_A_CODE = frozenset({
+    "LIMIT-1", "EFF-1", "RUL-3", "RUL-6", "RUL-8", "RUL-9", "RUL-14", "RUL-15", "ART-8", "ART-9", "ART-12", "ART-14",
+})
+MINIMUM_POSITIONS = 2
 
 
 def _cited_in_code() -> dict[str, str]:
@@ -36,20 +52,98 @@ def test_every_rule_id_cited_by_a_scenario_is_in_the_catalogue() -> None:
     assert [] == missing
 
 
-def test_every_rule_is_pinned_by_a_scenario_or_its_suite() -> None:
-    suites = load_suites()
-    pinned = {r for s in load_dir(default_dir()).scenarios for r in s.rules}
-    unpinned = sorted(
-        rule.id for rule in rules().values() if rule.id not in pinned and rule.checked_by not in suites
+def _coded_rules() -> frozenset[str]:
+    """The rule ids the rejection-code tables of docs/protocol.md cite (``PAY-5 / LIMIT-2`` cites both)."""
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    cited = {part.strip() for row in CODE_ROW.finditer(text) for part in row.group(1).split("/")}
+    return frozenset(cited & set(rules()))
+
+
+def _position(scenario: Scenario) -> str:
+    return json.dumps(scenario.given, sort_keys=True)
+
+
+def _is_positive(scenario: Scenario) -> bool:
+    """A step without ``reject`` that makes the engine act or states what it must do."""
+    return scenario.expect_end is not None or any(
+        step.reject is None and (step.do is not None or step.legal or step.expect is not None or step.decision)
+        for step in scenario.steps
     )
-    assert [] == unpinned
+
+
+def _is_negative_for(scenario: Scenario, rule_id: str, coded: frozenset[str]) -> bool:
+    """A ``reject`` step citing the rule; for a rule no code cites, any ``reject`` step of a scenario naming it."""
+    if rule_id in scenario.reject_rules:
+        return True
+    return rule_id not in coded and rule_id in scenario.rules and any(s.reject is not None for s in scenario.steps)
+
+
+def _pinnable_rules() -> list[str]:
+    suites = load_suites()
+    return [rule.id for rule in rules().values() if rule.checked_by not in suites]
+
+
+def _coverage() -> tuple[dict[str, list[Scenario]], dict[str, list[Scenario]]]:
+    """The scenarios naming each rule id (in ``rules`` or a ``reject``) and each card id."""
+    by_rule: dict[str, list[Scenario]] = defaultdict(list)
+    by_card: dict[str, list[Scenario]] = defaultdict(list)
+    for scenario in load_dir(default_dir()).scenarios:
+        for rule_id in dict.fromkeys((*scenario.rules, *scenario.reject_rules)):
+            by_rule[rule_id].append(scenario)
+        for card_id in scenario.cards:
+            by_card[card_id].append(scenario)
+    return by_rule, by_card
+
+
+def _too_few_positions(named: dict[str, list[Scenario]], ids: list[str]) -> dict[str, int]:
+    counts = {i: len({_position(s) for s in named.get(i, [])}) for i in ids}
+    return {i: n for i, n in counts.items() if n < MINIMUM_POSITIONS}
+
+
+def test_every_rule_is_pinned_by_a_scenario_or_its_suite() -> None:
+    by_rule, _ = _coverage()
+    assert [] == sorted(r for r in _pinnable_rules() if not by_rule.get(r))
+
+
+def test_every_rule_is_named_by_scenarios_in_two_positions() -> None:
+    by_rule, _ = _coverage()
+    assert {} == _too_few_positions(by_rule, _pinnable_rules())
+
+
+def test_every_rule_has_a_positive_scenario() -> None:
+    by_rule, _ = _coverage()
+    assert [] == sorted(r for r in _pinnable_rules() if not any(_is_positive(s) for s in by_rule.get(r, [])))
+
+
+def test_every_forbidding_rule_has_a_negative_scenario() -> None:
+    by_rule, _ = _coverage()
+    coded = _coded_rules()
+    forbidding = sorted(coded | FORBIDDING_WITHOUT_A_CODE)
+    assert [] == [r for r in forbidding if not any(_is_negative_for(s, r, coded) for s in by_rule.get(r, []))]
+
+
+def test_the_forbidding_rules_are_catalogued_and_pinnable() -> None:
+    coded = _coded_rules()
+    expected_coded_at_least = {"DEC-1", "DEC-2", "DEC-3", "PAY-1", "PAY-3", "PAY-5", "LIMIT-2", "SUM-4", "STONE-2"}
+    assert expected_coded_at_least <= coded
+    assert [] == sorted((coded | FORBIDDING_WITHOUT_A_CODE) - set(_pinnable_rules()))
 
 
 def test_every_card_of_both_sets_is_pinned_by_a_scenario() -> None:
-    loaded = load_dir(default_dir())
-    pinned = {c for s in loaded.scenarios for c in s.cards}
-    unpinned = sorted(c.name for c in catalogue().cards.values() if c.id not in pinned)
-    assert [] == unpinned
+    _, by_card = _coverage()
+    assert [] == sorted(c.name for c in catalogue().cards.values() if not by_card.get(c.id))
+
+
+def test_every_card_is_named_by_scenarios_in_two_positions() -> None:
+    _, by_card = _coverage()
+    short = _too_few_positions(by_card, list(catalogue().cards))
+    assert {} == {catalogue().cards[c].name: n for c, n in short.items()}
+
+
+def test_every_card_has_a_positive_scenario() -> None:
+    _, by_card = _coverage()
+    cards = catalogue().cards.values()
+    assert [] == sorted(c.name for c in cards if not any(_is_positive(s) for s in by_card.get(c.id, [])))
 
 
 def test_every_artifact_tile_is_used_by_a_scenario() -> None:

@@ -14,11 +14,17 @@ from typing import Annotated
 
 import typer
 
-from oracle.exits import EXIT_FAILED, EXIT_OK, bad_input
-from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault, resolve_impl
+from oracle.check import CheckOptions
+from oracle.exits import bad_input
+from oracle.harness import DEFAULT_IMPL
+from oracle.reports.common import RunInfo, exit_code
+from oracle.reports.sanitize import clean_result, clean_text
+from oracle.results import CheckResult
+from oracle.supervise.supervisor import EngineRefused, Supervisor
 from vale_invariants.catalog import ALL_NAMES
-from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport, run_fuzz
+from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
 from vale_invariants.game import Stats
+from vale_invariants.suite import fuzz_unit
 
 DEFAULT_GAMES = 50
 _bad = bad_input
@@ -129,13 +135,6 @@ def fuzz_command(
     unknown = [n for n in chosen if n not in ALL_NAMES]
     if unknown:
         raise _bad(f"--invariant {unknown[0]!r}: known invariants are {', '.join(ALL_NAMES)}")
-    try:
-        factory = resolve_impl(impl)
-        handshake = Subject(factory, impl, timeout).handshake
-    except ImplError as exc:
-        raise _bad(str(exc)) from None
-    except EngineFault as fault:
-        raise _bad(f"--impl {impl}: {describe_fault(fault)}") from None
     config = FuzzConfig(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
@@ -145,17 +144,58 @@ def fuzz_command(
     budget = f"{config.games} games" if config.games is not None else ""
     if config.seconds is not None:
         budget += (" or " if budget else "") + f"{config.seconds:g} s"
-    typer.echo(f"oracle fuzz: {handshake.engine} {handshake.version} ({impl}), mode {mode}, {budget}, seed {seed}, "
-               f"players {','.join(map(str, player_counts))}, games {','.join(game_modes)}")
-    started_at = datetime.now(UTC)
     bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
+    supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, players=player_counts), progress=bar)
     try:
-        report = run_fuzz(factory, impl, config, bar)
+        try:
+            handshake = supervisor.start()
+        except EngineRefused as exc:
+            raise _bad(str(exc)) from None
+        except OSError as exc:
+            raise _bad(f"--impl {impl}: {exc}") from None
+        typer.echo(f"oracle fuzz: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
+                   f"mode {mode}, {budget}, seed {seed}, players {','.join(map(str, player_counts))}, "
+                   f"games {','.join(game_modes)}")
+        started_at = datetime.now(UTC)
+        started = time.perf_counter()
+        unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce())
+        results: list[CheckResult] = []
+
+        def collect(index: int, found: list[CheckResult]) -> bool:
+            results.extend(clean_result(r) for r in found)
+            return True
+
+        status = supervisor.run([unit], collect)
     finally:
         bar.close()
-    _print(report)
-    _write_reports(report, started_at, report_json, junit_xml, markdown)
-    raise typer.Exit(EXIT_OK if report.ok else EXIT_FAILED)
+        supervisor.close()
+    report = supervisor.attachments.get(0)
+    if isinstance(report, FuzzReport):
+        _print(report)
+    else:
+        _print_lost(results, status.stopped)
+    run = RunInfo(
+        engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
+        suites=(SUITE,), started=started_at, duration=time.perf_counter() - started,
+        options={"games": config.games, "time": config.seconds, "seed": config.seed, "players": list(config.players),
+                 "mode": config.mode, "shrink_time": config.shrink_seconds, "positions": config.positions},
+        stopped=f"stopped by {status.stopped}" if status.stopped in ("SIGINT", "SIGTERM") else status.stopped,
+        signal=status.stopped if status.stopped in ("SIGINT", "SIGTERM") else "",
+        not_run=tuple(c.id for c in unit.checks) if status.not_run else (),
+    )
+    _write_reports(results, run, report_json, junit_xml, markdown)
+    raise typer.Exit(exit_code(results, run))
+
+
+def _print_lost(results: list[CheckResult], stopped: str) -> None:
+    """The fuzz run ended without its report (the engine killed or hung its process, or a signal stopped it)."""
+    if stopped:
+        typer.echo(f"the run stopped early: {stopped}")
+    shown = set()
+    for result in results:
+        if result.message not in shown:
+            shown.add(result.message)
+            typer.echo(f"{result.outcome.value.upper():16} {result.id}: {result.message}")
 
 
 def _print(report: FuzzReport) -> None:
@@ -181,20 +221,10 @@ def _print(report: FuzzReport) -> None:
     typer.echo(report.summary())
 
 
-def _write_reports(report: FuzzReport, started_at: datetime, report_json: Path | None, junit_xml: Path | None,
+def _write_reports(results: list[CheckResult], run: RunInfo, report_json: Path | None, junit_xml: Path | None,
                    markdown: Path | None) -> None:
-    if report_json is None and junit_xml is None and markdown is None:
-        return
-    from oracle.reports import RunInfo, write_json, write_junit, write_markdown
+    from oracle.reports import write_json, write_junit, write_markdown
 
-    config = report.config
-    run = RunInfo(
-        engine=report.engine, engine_version=report.version, impl=report.impl, suites=(SUITE,), started=started_at,
-        duration=report.seconds,
-        options={"games": config.games, "time": config.seconds, "seed": config.seed, "players": list(config.players),
-                 "mode": config.mode, "shrink_time": config.shrink_seconds, "positions": config.positions},
-    )
-    results = report.results()
     for path, writer in ((report_json, write_json), (junit_xml, write_junit), (markdown, write_markdown)):
         if path is not None:
             try:

@@ -92,6 +92,8 @@ class FuzzReport:
     failures: list[Failure] = field(default_factory=list)
     unsupported: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
+    out_of_time: bool = False
+    """The time budget ended the run before the games asked for were played."""
 
     @property
     def ok(self) -> bool:
@@ -110,30 +112,41 @@ class FuzzReport:
                 f"--mode {config.mode}{extra}")
 
     def results(self) -> list[CheckResult]:
-        """One result per invariant checked (and per fault), in the shape every report uses."""
+        """Exactly one result per id of :func:`result_ids`, whatever happened: a check that was cut short by
+        the time budget or by an engine fault is ``incomplete`` with the count it checked, never a pass."""
         out: list[CheckResult] = []
-        failed = {f.invariant: f for f in self.failures}
+        failed: dict[str, Failure] = {}
+        for failure in self.failures:
+            name = LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant
+            failed.setdefault(name, failure)
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
                 "mode": self.config.mode}
-        stopped = any(f.invariant == ENGINE_FAULT.name for f in self.failures)
-        for name in self.config.checked:
+        fault = failed.get(ENGINE_FAULT.name)
+        cut_short = ""
+        if fault is not None:
+            cut_short = f"the engine fault at step {fault.step} ended the run after {self.stats.games} game(s)"
+        elif self.out_of_time:
+            cut_short = (f"the time budget of {self.config.seconds:g} s ran out after {self.stats.games} of "
+                         f"{self.config.games} game(s)")
+        for name in (*self.config.checked, ENGINE_FAULT.name):
             invariant = describe(name)
             check_id = f"{SUITE}/{name}"
-            title = invariant.text
-            if stopped and name not in failed and not self.stats.checks.get(name):
-                continue
+            checks = self.stats.checks.get(name, 0)
             if name in failed:
                 out.append(self._failure_result(failed[name]))
             elif name in self.unsupported:
-                out.append(CheckResult(SUITE, check_id, title, Outcome.UNSUPPORTED, rules=invariant.rules,
+                out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.UNSUPPORTED, rules=invariant.rules,
                                        message=self.unsupported[name], details=dict(base)))
+            elif cut_short and name != ENGINE_FAULT.name:
+                out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.INCOMPLETE, rules=invariant.rules,
+                                       message=f"checked {checks} time(s) before {cut_short}",
+                                       reproduce=self.reproduce(), duration=self.seconds,
+                                       details={**base, "checks": checks}))
             else:
-                out.append(CheckResult(SUITE, check_id, title, Outcome.PASS, rules=invariant.rules,
-                                       duration=self.seconds,
-                                       details={**base, "checks": self.stats.checks.get(name, 0)}))
-        for failure in self.failures:
-            if failure.invariant not in self.config.checked:
-                out.append(self._failure_result(failure))
+                out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.PASS, rules=invariant.rules,
+                                       duration=self.seconds, details={**base, "checks": checks}))
+        reported = {*self.config.checked, ENGINE_FAULT.name}
+        out.extend(self._failure_result(f) for name, f in failed.items() if name not in reported)
         return out
 
     def _failure_result(self, failure: Failure) -> CheckResult:
@@ -299,6 +312,11 @@ def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
     return None
 
 
+def result_ids(config: FuzzConfig) -> tuple[str, ...]:
+    """The check ids a fuzz run reports: one per invariant checked, LOCKSTEP in lock-step mode, and ENGINE-FAULT."""
+    return tuple(f"{SUITE}/{name}" for name in (*config.checked, ENGINE_FAULT.name))
+
+
 def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
     """Fuzz one engine; every failure is shrunk, compared with the reference, and (optionally) saved."""
     from vale_invariants.scenario import write_scenario
@@ -343,6 +361,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
             break
         now = time.perf_counter()
         if deadline is not None and now >= deadline:
+            report.out_of_time = remaining is not None
             break
         size = config.batch if remaining is None else min(config.batch, remaining)
         if deadline is not None and report.stats.games:

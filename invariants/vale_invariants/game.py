@@ -677,7 +677,7 @@ def freeze(data: JSON) -> JSON:
 
 
 def _private_difference(a: JSON, b: JSON) -> str:
-    from oracle.check import _first_difference
+    from oracle.diff import first_difference as _first_difference
 
     where = _first_difference(a.get("private"), b.get("private"), "private")
     return where or "private"

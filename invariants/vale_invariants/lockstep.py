@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.check import _first_difference
+from oracle.diff import first_difference as _first_difference
 from oracle.model import Stones
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions

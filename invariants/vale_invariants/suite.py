@@ -1,34 +1,38 @@
-"""The ``invariants`` suite of ``oracle check``: a small, seeded fuzzing run in both modes (invariants and
-lock-step with the reference), a few seconds at most on a conforming engine.
+"""The ``invariants`` suite of ``oracle check``: one small, seeded fuzzing run in both modes (invariants and
+lock-step with the reference), a few seconds at most on a conforming engine, as one unit of work.
 
 Options read from :class:`~oracle.check.CheckOptions`: ``seed``, ``players``, ``timeout``, and in ``extra``:
 
 * ``fuzz_games`` (default 4): games to play;
-* ``fuzz_seconds`` (default none): a time budget instead of (or besides) the games;
+* ``fuzz_seconds`` (default 60): the time budget; checks cut short by it are ``incomplete``;
 * ``fuzz_mode`` (``both``, ``invariants`` or ``lockstep``; default ``both``);
 * ``save_failures`` (a directory): each shrunk failure is written there as a scenario file, under ``invariants/``.
+
+``oracle fuzz`` runs the same unit with a configuration of its own (:func:`fuzz_unit`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from oracle.check import CheckOptions, EngineUnderTest, suite
+from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, register
 from oracle.results import CheckResult
-from vale_invariants.fuzz import SUITE, FuzzConfig, run_fuzz
+from vale_invariants.catalog import describe
+from vale_invariants.fuzz import SUITE, FuzzConfig, result_ids, run_fuzz
 
 DEFAULT_GAMES = 4
+DEFAULT_SECONDS = 60.0
 DEFAULT_SHRINK_SECONDS = 3.0
+# Seconds the supervisor allows past the fuzz budget and the shrinking (engine start-up, saving scenarios).
+GRACE = 60.0
 
 
 def fuzz_config(options: CheckOptions) -> FuzzConfig:
     extra = options.extra
     save = extra.get("save_failures")
-    seconds = extra.get("fuzz_seconds")
-    games = extra.get("fuzz_games", None if seconds is not None else DEFAULT_GAMES)
     return FuzzConfig(
-        games=int(str(games)) if games is not None else None,
-        seconds=float(str(seconds)) if seconds is not None else None,
+        games=int(str(extra.get("fuzz_games", DEFAULT_GAMES))),
+        seconds=float(str(extra.get("fuzz_seconds", DEFAULT_SECONDS))),
         seed=options.seed,
         players=options.players,
         mode=str(extra.get("fuzz_mode", "both")),
@@ -38,7 +42,26 @@ def fuzz_config(options: CheckOptions) -> FuzzConfig:
     )
 
 
-@suite(SUITE)
-def invariants_suite(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
+def fuzz_unit(config: FuzzConfig, reproduce: str = "") -> Unit:
+    """The unit of one fuzz run; its deadline follows the run's budget (none when it only counts games)."""
+    checks = tuple(PlannedCheck(cid, describe(cid.partition("/")[2]).text, describe(cid.partition("/")[2]).rules)
+                   for cid in result_ids(config))
+    budget = config.seconds if config.seconds is not None else float("inf")
+    return Unit(SUITE, "fuzz", checks, payload=config,
+                deadline=budget + config.shrink_seconds * (config.max_failures + 1) + GRACE,
+                silence=max(60.0, config.shrink_seconds + 30.0, 4 * config.timeout), reproduce=reproduce)
+
+
+def _plan(context: PlanContext) -> list[Unit]:
+    return [fuzz_unit(fuzz_config(context.options))]
+
+
+def _run(unit: Unit, context: RunContext) -> list[CheckResult]:
     """Fuzzed games: every invariant after every step, and lock-step agreement with the reference."""
-    return run_fuzz(eut.factory, eut.impl, fuzz_config(options)).results()
+    config: FuzzConfig = unit.payload
+    report = run_fuzz(context.eut.factory, context.eut.impl, config, progress=context.heartbeat)
+    context.attachment = report
+    return report.results()
+
+
+register(SUITE, _plan, _run, "Hypothesis-driven play: invariants and lock-step comparison with the reference")

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import oracle
-from oracle.exits import EXIT_FAILED, EXIT_OK
+from oracle.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
 from oracle.harness import python_version
 from oracle.results import CheckResult, Outcome
 
 JSON = dict[str, Any]
-
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,17 @@ class RunInfo:
     oracle_version: str = oracle.__version__
     protocol: str = oracle.PROTOCOL_VERSION
     python: str = field(default_factory=python_version)
+    stopped: str = ""
+    """Why the run stopped before the end ('' when it finished): a signal, the time budget, the failure limit."""
+    signal: str = ""
+    """``SIGINT`` or ``SIGTERM`` when a signal stopped the run."""
+    not_run: tuple[str, ...] = ()
+    """Ids of the checks that never ran because the run stopped early."""
+    fail_on_unsupported: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return not self.stopped
 
     @property
     def date(self) -> str:
@@ -48,6 +59,9 @@ class RunInfo:
             "python": self.python,
             "suites": list(self.suites),
             "options": self.options,
+            "complete": self.complete,
+            "stopped": self.stopped,
+            "not_run": list(self.not_run),
         }
 
 
@@ -59,13 +73,35 @@ def totals(results: Iterable[CheckResult]) -> dict[str, int]:
     return counts
 
 
-def passed(results: Iterable[CheckResult]) -> bool:
-    return all(r.outcome.ok for r in results)
+def failing(results: Iterable[CheckResult], run: RunInfo | None = None) -> list[CheckResult]:
+    """The results that make the run red (unsupported ones too with ``--fail-on-unsupported``)."""
+    strict = run is not None and run.fail_on_unsupported
+    return [r for r in results if not r.outcome.ok or (strict and r.outcome is Outcome.UNSUPPORTED)]
 
 
-def exit_code(results: Iterable[CheckResult]) -> int:
-    """0 when every check passed, failed as expected or was unsupported; 1 otherwise."""
-    return EXIT_OK if passed(results) else EXIT_FAILED
+def exit_code(results: Iterable[CheckResult], run: RunInfo | None = None) -> int:
+    """0 only when the run finished and every check passed, failed as expected or is unsupported by the engine;
+    1 when a check failed; 3 when the run stopped early with nothing failed; 128 + the signal number when
+    SIGINT or SIGTERM stopped it."""
+    if run is not None and run.signal:
+        return 128 + int(signal.Signals[run.signal])
+    if failing(results, run):
+        return EXIT_FAILED
+    if run is not None and run.stopped:
+        return EXIT_INCOMPLETE
+    return EXIT_OK
+
+
+def passed(results: Iterable[CheckResult], run: RunInfo | None = None) -> bool:
+    return exit_code(results, run) == EXIT_OK
+
+
+def verdict(results: Iterable[CheckResult], run: RunInfo | None = None) -> str:
+    """PASSED, FAILED or INCOMPLETE (stopped early with nothing failed)."""
+    code = exit_code(results, run)
+    if code == EXIT_OK:
+        return "PASSED"
+    return "FAILED" if code == EXIT_FAILED else "INCOMPLETE"
 
 
 def card_name(card: str) -> str:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from oracle.reports.common import JSON, RunInfo, exit_code, passed, totals
+from oracle.reports.common import JSON, RunInfo, exit_code, passed, totals, verdict
 from oracle.results import CheckResult, Outcome
 
 REPORT_FORMAT = "vale-oracle/report/1"
@@ -20,8 +21,11 @@ def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
         "run": run.to_json(),
         "totals": {
             "checks": len(results),
-            "passed": passed(results),
-            "exit_code": exit_code(results),
+            "unsupported": sum(r.outcome is Outcome.UNSUPPORTED for r in results),
+            "not_run": len(run.not_run),
+            "passed": passed(results, run),
+            "verdict": verdict(results, run),
+            "exit_code": exit_code(results, run),
             "by_outcome": totals(results),
         },
         "results": [r.to_json() for r in results],
@@ -46,7 +50,16 @@ def scenario_sources(results: Sequence[CheckResult]) -> JSON:
     return sources
 
 
+def report_text(results: Sequence[CheckResult], run: RunInfo) -> str:
+    return json.dumps(build_report(results, run), indent=2, ensure_ascii=False, default=str) + "\n"
+
+
 def write_json(path: Path, results: Sequence[CheckResult], run: RunInfo) -> None:
+    """Write the report to ``path`` (``-``: standard output)."""
+    text = report_text(results, run)
+    if str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(build_report(results, run), indent=2, ensure_ascii=False, default=str)
-    path.write_text(text + "\n", encoding="utf-8")
+    path.write_text(text, encoding="utf-8")

@@ -1,20 +1,25 @@
 """The JUnit XML report: one ``<testsuite>`` per suite, one ``<testcase>`` per result.
 
-``fail``, ``wrongly-rejected``, ``illegal-accepted`` and ``unexpected-pass`` become ``<failure>``;
-``error`` and ``timeout`` become ``<error>``; ``unsupported`` and ``expected-failure`` become
-``<skipped>``. Each carries the rule ids, card, step, expected/actual and the reproduce command.
+``fail``, ``wrongly-rejected``, ``illegal-accepted``, ``incomplete`` and ``unexpected-pass`` become
+``<failure>``; ``error`` and ``timeout`` become ``<error>``; ``unsupported`` and ``expected-failure`` become
+``<skipped>``. Each carries the rule ids, card, step, expected/actual and the reproduce command. A run that
+stopped early lists its checks that never ran as ``<error>`` "not run" in a ``not-run`` suite, so no CI view
+mistakes a partial run for a green one. All text is passed through :func:`~oracle.reports.sanitize.clean_text`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
 from oracle.reports.common import RunInfo, card_name, one_line
+from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 
-FAILURE = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.UNEXPECTED_PASS})
+FAILURE = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.INCOMPLETE,
+                     Outcome.UNEXPECTED_PASS})
 ERROR = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
 SKIPPED = frozenset({Outcome.UNSUPPORTED, Outcome.EXPECTED_FAILURE})
 
@@ -42,11 +47,13 @@ def _summary(result: CheckResult) -> str:
 
 
 def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
+    results = [clean_result(r) for r in results]
+    run = dataclasses.replace(run, engine=clean_text(run.engine), engine_version=clean_text(run.engine_version))
     root = ET.Element("testsuites", {
         "name": f"vale-oracle {run.suite_version}: {run.engine} {run.engine_version}",
-        "tests": str(len(results)),
+        "tests": str(len(results) + len(run.not_run)),
         "failures": str(sum(r.outcome in FAILURE for r in results)),
-        "errors": str(sum(r.outcome in ERROR for r in results)),
+        "errors": str(sum(r.outcome in ERROR for r in results) + len(run.not_run)),
         "skipped": str(sum(r.outcome in SKIPPED for r in results)),
         "time": f"{run.duration:.3f}",
         "timestamp": run.date,
@@ -87,6 +94,13 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
                 continue
             element = ET.SubElement(case, tag, {"message": _summary(result), "type": result.outcome.value})
             element.text = detail_text(result)
+    if run.not_run:
+        suite = ET.SubElement(root, "testsuite", {"name": "not-run", "tests": str(len(run.not_run)), "failures": "0",
+                                                  "errors": str(len(run.not_run)), "skipped": "0", "time": "0",
+                                                  "timestamp": run.date})
+        for check_id in run.not_run:
+            case = ET.SubElement(suite, "testcase", {"classname": "not-run", "name": check_id, "time": "0"})
+            ET.SubElement(case, "error", {"message": f"not run: {run.stopped}", "type": "not-run"})
     ET.indent(root)
     return ET.ElementTree(root)
 

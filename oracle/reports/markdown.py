@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from oracle.reports.common import RunInfo, card_name, passed, rule_group, totals
+from oracle.reports.common import RunInfo, card_name, rule_group, totals, verdict
+from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 
 
@@ -26,11 +27,12 @@ def _code(text: str) -> str:
 def _tally_table(title: str, label: str, groups: dict[str, list[CheckResult]]) -> list[str]:
     if not groups:
         return []
-    lines = [f"### {title}", "", f"| {label} | checks | ok | not ok |", "|---|---:|---:|---:|"]
+    lines = [f"### {title}", "", f"| {label} | checks | ok | unsupported | not ok |", "|---|---:|---:|---:|---:|"]
     for key in sorted(groups):
         group = groups[key]
-        ok = sum(r.outcome.ok for r in group)
-        lines.append(f"| {_cell(key)} | {len(group)} | {ok} | {len(group) - ok} |")
+        unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in group)
+        ok = sum(r.outcome.ok for r in group) - unsupported
+        lines.append(f"| {_cell(key)} | {len(group)} | {ok} | {unsupported} | {len(group) - ok - unsupported} |")
     return [*lines, ""]
 
 
@@ -59,14 +61,21 @@ def _failure(result: CheckResult) -> list[str]:
 
 
 def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
-    verdict = "PASSED" if passed(results) else "FAILED"
+    results = [clean_result(r) for r in results]
+    unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in results)
     lines = [
-        f"## Vale Oracle conformance: {verdict}",
+        f"## Vale Oracle conformance: {verdict(results, run)}",
         "",
-        f"Engine **{_cell(run.engine)} {_cell(run.engine_version)}** (`{run.impl}`), suite version "
-        f"{run.suite_version}, suites {', '.join(run.suites) or '-'}: {len(results)} checks in {run.duration:.1f} s "
+        f"Engine **{_cell(clean_text(run.engine))} {_cell(clean_text(run.engine_version))}** (`{run.impl}`), "
+        f"suite version {run.suite_version}, suites {', '.join(run.suites) or '-'}: {len(results)} checks "
+        f"({len(results) - unsupported} ran, {unsupported} unsupported) in {run.duration:.1f} s "
         f"({run.date}, Python {run.python}).",
         "",
+    ]
+    if run.stopped:
+        lines += [f"**Incomplete**: the run stopped early ({_cell(run.stopped)}); {len(run.not_run)} check(s) "
+                  "never ran.", ""]
+    lines += [
         "### Totals",
         "",
         "| outcome | checks |",
@@ -93,6 +102,10 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     return "\n".join(lines)
 
 
-def write_markdown(path: Path, results: Sequence[CheckResult], run: RunInfo) -> None:
+def write_markdown(path: Path, results: Sequence[CheckResult], run: RunInfo, append: bool = False) -> None:
+    """Write the summary to ``path``; with ``append``, add it after what is there (``$GITHUB_STEP_SUMMARY``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(markdown_report(results, run), encoding="utf-8")
+    with path.open("a" if append else "w", encoding="utf-8") as out:
+        if append and path.stat().st_size:
+            out.write("\n")
+        out.write(markdown_report(results, run))

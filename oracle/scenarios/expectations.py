@@ -6,7 +6,9 @@ The file is TOML::
     id = "PAY-3-red-and-blue-for-cost-1"
     reason = "our engine gives change (issue #12)"
 
-A listed check that fails (fail, wrongly-rejected, illegal-accepted, error or timeout) becomes
+Any check id of any suite may be listed (``setup/2p/first-0``, ``z3/summon-payment/PAY-3``,
+``invariants/LOCKSTEP``, a scenario id). A listed check that fails (fail, wrongly-rejected,
+illegal-accepted, error, timeout or incomplete) becomes
 ``expected-failure`` (the run stays green); one that passes becomes ``unexpected-pass`` (the run fails,
 so the entry gets removed once the engine is fixed). An unsupported check stays unsupported.
 """
@@ -25,7 +27,8 @@ from oracle.results import CheckResult, Outcome
 from oracle.scenarios.loader import display_path
 from oracle.scenarios.locate import key_lines, line_of
 
-FAILING = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR, Outcome.TIMEOUT})
+FAILING = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR, Outcome.TIMEOUT,
+                     Outcome.INCOMPLETE})
 ENTRY_KEYS = ("id", "reason")
 
 
@@ -76,7 +79,7 @@ def load_expectations(path: Path, known_ids: Collection[str]) -> tuple[dict[str,
         check_id = entry.get("id")
         reason = entry.get("reason")
         if not isinstance(check_id, str) or not check_id.strip():
-            errors.append(f"{where}: expected_failure[{i}] needs an id (a scenario id)")
+            errors.append(f"{where}: expected_failure[{i}] needs an id (a check id, as reports show it)")
             continue
         id_where = f"{file}:{line_of(lines, ('expected_failure', i, 'id'))}"
         if not isinstance(reason, str) or not reason.strip():
@@ -84,7 +87,7 @@ def load_expectations(path: Path, known_ids: Collection[str]) -> tuple[dict[str,
         if check_id not in known_ids:
             close = difflib.get_close_matches(check_id, list(known_ids), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
-            errors.append(f"{id_where}: no scenario has the id {check_id!r}{hint}")
+            errors.append(f"{id_where}: no check of this engine has the id {check_id!r}{hint}")
             continue
         if check_id in entries:
             errors.append(f"{id_where}: {check_id!r} is listed twice (also at line {entries[check_id].line})")

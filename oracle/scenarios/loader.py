@@ -4,8 +4,9 @@ Every problem becomes a :class:`~oracle.scenarios.model.ScenarioError` naming th
 (never a traceback): TOML syntax errors take tomllib's line; schema and semantic errors take the line
 of the offending key or array entry (see :mod:`oracle.scenarios.locate`). The semantic checks are:
 rule ids exist in the rules catalogue, card names or ids exist (names are resolved to ids,
-case-insensitively), the given position can be completed and loaded, the file is named after the
-id, and (across a directory) ids are unique.
+case-insensitively), the given position can be completed and loaded, every action the oracle sends or
+expects fits ``action.schema.json`` once in canonical form (probes excepted, see :func:`is_probe`), the
+file is named after the id, and (across a directory) ids are unique.
 """
 
 from __future__ import annotations
@@ -25,13 +26,16 @@ from oracle.cards import catalogue
 from oracle.given import GivenError, complete_snapshot
 from oracle.rules import rules as rules_catalogue
 from oracle.scenarios.locate import KeyPath, key_lines, line_of
+from oracle.scenarios.match import canonical_form
 from oracle.scenarios.model import JSON, Scenario, ScenarioError, Step
+from oracle.validation import schema as protocol_schema
 
 SCHEMA_FILE = Path(oracle.__file__).parent / "schemas" / "scenario.schema.json"
 SNAPSHOT_CARD_LISTS = ("actives_used", "display", "draw_pile", "discard_pile")
 PLAYER_CARD_LISTS = ("hand", "area", "markers")
-# A ``do`` expected to be rejected with one of these codes may name a card that does not exist.
-LOOSE_CODES = frozenset({"UNKNOWN_CARD", "MALFORMED_ACTION"})
+# A ``do`` expected to be rejected with one of these codes is a probe: sent as written, it may name a card
+# that does not exist or break the action schema.
+PROBE_CODES = frozenset({"UNKNOWN_CARD", "MALFORMED_ACTION"})
 
 
 def default_dir() -> Path:
@@ -61,6 +65,41 @@ def _validator() -> Any:
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(schema())
+
+
+@cache
+def _action_validators() -> dict[str, Any]:
+    """One validator per action type: its branch of ``action.schema.json``, with the shared definitions."""
+    from jsonschema import Draft202012Validator
+
+    whole = protocol_schema("action")
+    return {
+        branch["properties"]["type"]["const"]: Draft202012Validator({**branch, "$defs": whole["$defs"]})
+        for branch in whole["oneOf"]
+    }
+
+
+def action_schema_problem(action: JSON) -> str:
+    """Why ``action`` does not fit ``action.schema.json`` ('' when it fits), naming the first field at fault."""
+    validator = _action_validators().get(action.get("type"))  # type: ignore[arg-type]
+    if validator is None:
+        return f"unknown action type {action.get('type')!r}"
+    for err in sorted(validator.iter_errors(action), key=lambda e: list(map(str, e.absolute_path))):
+        where = ".".join(str(p) for p in err.absolute_path)
+        return f"{where}: {err.message}" if where else err.message
+    return ""
+
+
+def is_probe(action: JSON, reject: JSON | None) -> bool:
+    """A ``do`` is a probe when it is meant to be refused as malformed or as an unknown card, or when it is a
+    ``shuffle`` sent by a player, refused as not theirs: only chance answers a shuffle (``player`` null, DEC-1),
+    so that answer cannot be written canonically."""
+    if reject is None:
+        return False
+    code = reject.get("code")
+    if code in PROBE_CODES:
+        return True
+    return code == "NOT_YOUR_DECISION" and action.get("type") == "shuffle" and action.get("player") is not None
 
 
 def describe_path(path: KeyPath) -> str:
@@ -149,6 +188,16 @@ class _FileCheck:
             for key in PLAYER_CARD_LISTS:
                 if key in player:
                     player[key] = self.cards(player[key], (*path, "players", i, key))
+        return out
+
+    def move(self, action: JSON, path: KeyPath) -> JSON:
+        """An action the oracle sends or expects, in canonical form; an error when it cannot fit the schema."""
+        errors_before = len(self.errors)
+        out = canonical_form(self.action_cards(action, path))
+        problem = action_schema_problem(out) if len(self.errors) == errors_before else ""
+        if problem:
+            self.error(path, f"not a canonical action ({problem}); a deliberately malformed action needs "
+                             "reject = { code = \"MALFORMED_ACTION\" }")
         return out
 
     def action_cards(self, action: JSON, path: KeyPath, loose: bool = False) -> JSON:
@@ -263,8 +312,10 @@ def _build_step(check: _FileCheck, index: int, raw: JSON) -> Step:
     reject = raw.get("reject")
     if reject is not None and "rule" in reject:
         check.rule(reject["rule"], (*path, "reject", "rule"))
-    loose = reject is not None and reject.get("code") in LOOSE_CODES
-    do = check.action_cards(raw["do"], (*path, "do"), loose) if "do" in raw else None
+    probe = "do" in raw and is_probe(raw["do"], reject)
+    do: JSON | None = None
+    if "do" in raw:
+        do = check.action_cards(raw["do"], (*path, "do"), loose=True) if probe else check.move(raw["do"], (*path, "do"))
     decision = raw.get("decision")
     if isinstance(decision, dict):
         decision = check.loose_cards(decision, (*path, "decision"))
@@ -277,9 +328,10 @@ def _build_step(check: _FileCheck, index: int, raw: JSON) -> Step:
         expect=check.snapshot_cards(raw["expect"], (*path, "expect")) if "expect" in raw else None,
         decision=decision,
         events=events if "events" in raw else None,
-        legal=[check.action_cards(a, (*path, "legal", i)) for i, a in enumerate(raw.get("legal", []))],
-        not_legal=[check.action_cards(a, (*path, "not_legal", i)) for i, a in enumerate(raw.get("not_legal", []))],
+        legal=[check.move(a, (*path, "legal", i)) for i, a in enumerate(raw.get("legal", []))],
+        not_legal=[check.move(a, (*path, "not_legal", i)) for i, a in enumerate(raw.get("not_legal", []))],
         note=raw.get("note", ""),
+        probe=probe,
     )
 
 

@@ -100,19 +100,28 @@ def first_difference(before: object, after: object, path: str = "") -> Mismatch 
 # ---------------------------------------------------------------------- actions
 
 
-def canonical_action(action: object) -> str:
-    """One string per action: payments and stones with all three colours, card lists sorted."""
-    if not isinstance(action, dict):
-        return json.dumps(action, sort_keys=True, default=str)
+def canonical_form(action: dict[str, Any]) -> dict[str, Any]:
+    """The action as the protocol sends it (``docs/protocol.md``, Actions): every stone object with all
+    three colours (a colour left out is 0), a ``shuffle`` answered by chance (``player`` null); every other
+    field, and the order of every list, as written."""
     out: dict[str, Any] = {}
     for key, value in action.items():
         if key in STONE_KEYS and isinstance(value, dict):
             value = {c: value.get(c, 0) for c in COLOURS} | {k: v for k, v in value.items() if k not in COLOURS}
-        elif key in ("cards", "options") and isinstance(value, list):
-            value = sorted(value, key=str)
         out[key] = value
     if out.get("type") == "shuffle":
         out.setdefault("player", None)
+    return out
+
+
+def canonical_action(action: object) -> str:
+    """One string per action, for comparing: its canonical form, with card and option lists sorted."""
+    if not isinstance(action, dict):
+        return json.dumps(action, sort_keys=True, default=str)
+    out = canonical_form(action)
+    for key in ("cards", "options"):
+        if isinstance(out.get(key), list):
+            out[key] = sorted(out[key], key=str)
     return json.dumps(out, sort_keys=True, default=str)
 
 

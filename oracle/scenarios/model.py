@@ -21,7 +21,11 @@ class ScenarioError(Exception):
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a scenario; ``number`` is 1-based, ``line`` is its ``[[steps]]`` line."""
+    """One step of a scenario; ``number`` is 1-based, ``line`` is its ``[[steps]]`` line.
+
+    ``do`` is in canonical form (it fits ``action.schema.json``) unless ``probe`` is set: a probe is an
+    action sent as written, deliberately not canonical, that the step expects the engine to reject.
+    """
 
     number: int
     line: int
@@ -33,6 +37,7 @@ class Step:
     legal: list[JSON] = field(default_factory=list)
     not_legal: list[JSON] = field(default_factory=list)
     note: str = ""
+    probe: bool = False
 
 
 @dataclass(frozen=True)

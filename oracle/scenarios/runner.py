@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from oracle.check import EngineUnderTest
-from oracle.given import complete_snapshot
-from oracle.harness import EngineFault, Handshake, Subject
+from oracle.given import DEFAULT_SETUP, complete_snapshot
+from oracle.harness import EngineFault, Handshake, Subject, describe_fault
 from oracle.narrate import action_text
 from oracle.protocol import ANSWERS, DecisionKind
 from oracle.results import CheckResult, Outcome
@@ -56,6 +56,29 @@ def missing_features(scenario: Scenario, handshake: Handshake) -> list[str]:
         if not ok:
             missing.append(feature)
     return missing
+
+
+def player_count(scenario: Scenario) -> int:
+    """How many players the scenario's position has."""
+    setup = {**DEFAULT_SETUP, **scenario.given.get("setup", {})}
+    return int(setup["players"])
+
+
+def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
+    """Why the engine cannot run this scenario, from what its handshake declares ('' when it can)."""
+    missing = missing_features(scenario, handshake)
+    if missing:
+        return f"the engine does not declare {', '.join(missing)} (required by the scenario)"
+    players = player_count(scenario)
+    if players not in handshake.players:
+        declared = ", ".join(str(p) for p in handshake.players)
+        return f"the engine does not declare {players}-player games (it declares {declared})"
+    if not handshake.can("load"):
+        return "the engine cannot load snapshots (no 'load' capability)"
+    needs_export = scenario.expect_end is not None or any(s.expect is not None for s in scenario.steps)
+    if needs_export and not handshake.can("export"):
+        return "the scenario checks snapshots and the engine cannot export them (no 'export' capability)"
+    return ""
 
 
 class _Stop(Exception):
@@ -117,8 +140,7 @@ class _Run:
         return _Stop(self.result(outcome, **kw))
 
     def fault(self, fault: EngineFault) -> CheckResult:
-        outcome = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED}.get(fault.kind, Outcome.ERROR)
-        return self.result(outcome, message=f"engine {fault.kind} in {fault.method}(): {fault.message}")
+        return self.result(fault.outcome, message=describe_fault(fault), rules=fault.rules)
 
     # ------------------------------------------------------------------ guarded calls
 
@@ -177,15 +199,7 @@ class _Run:
             return self.fault(fault)
 
     def unsupported(self, handshake: Handshake) -> str:
-        missing = missing_features(self.scenario, handshake)
-        if missing:
-            return f"the engine does not declare {', '.join(missing)} (required by the scenario)"
-        if not handshake.can("load"):
-            return "the engine cannot load snapshots (no 'load' capability)"
-        needs_export = self.scenario.expect_end is not None or any(s.expect is not None for s in self.scenario.steps)
-        if needs_export and not handshake.can("export"):
-            return "the scenario checks snapshots and the engine cannot export them (no 'export' capability)"
-        return ""
+        return unsupported_reason(self.scenario, handshake)
 
     def run_step(self, step: Step) -> None:
         if step.legal or step.not_legal:

@@ -1,20 +1,22 @@
-"""The ``scenarios`` suite: every scenario file under ``scenarios/`` (or ``--scenarios DIR``), run by
-:mod:`oracle.scenarios.runner`.
+"""The ``scenarios`` suite: every scenario file under the bundled suite (or ``--scenarios DIR``), one unit each,
+run by :mod:`oracle.scenarios.runner`.
 
-Options read from :class:`~oracle.check.CheckOptions`: ``select`` (id globs), ``rules`` (rule ids the
-scenario pins), ``cards`` (card names or ids the scenario pins), and in ``extra``: ``scenarios_dir``
-(a directory; default :func:`~oracle.scenarios.loader.default_dir`) and ``scenario_timeout`` (seconds
-of wall clock per scenario, default 10).
+Options read from :class:`~oracle.check.CheckOptions` ``extra``: ``scenarios_dir`` (a directory; default
+:func:`~oracle.scenarios.loader.default_dir`) and ``scenario_timeout`` (seconds of wall clock per scenario,
+default 10). Invalid files are refused before the run (``oracle check`` exits 2 naming file and line).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from oracle.check import CheckOptions, EngineUnderTest, suite
-from oracle.results import CheckResult, Outcome
-from oracle.scenarios.loader import default_dir, load_dir, select
-from oracle.scenarios.runner import DEFAULT_SCENARIO_TIMEOUT, SUITE, run_scenario
+from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, register
+from oracle.results import CheckResult
+from oracle.scenarios.loader import default_dir, load_dir
+from oracle.scenarios.runner import DEFAULT_SCENARIO_TIMEOUT, SUITE, reproduce_command, run_scenario, unsupported_reason
+
+# Seconds the supervisor allows a scenario past its own budget (engine start-up, the result's trip back).
+GRACE = 10.0
 
 
 def scenarios_dir(options: CheckOptions) -> tuple[Path, bool]:
@@ -23,20 +25,24 @@ def scenarios_dir(options: CheckOptions) -> tuple[Path, bool]:
     return (Path(given), True) if given else (default_dir(), False)
 
 
-@suite(SUITE)
-def scenarios_suite(eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
-    """Run the selected scenarios; an invalid scenario file is an error result naming its file and line."""
-    directory, explicit = scenarios_dir(options)
-    if not directory.is_dir() and not explicit:
+def _plan(context: PlanContext) -> list[Unit]:
+    directory, explicit = scenarios_dir(context.options)
+    if not directory.is_dir():
         return []
-    loaded = load_dir(directory)
-    results = [
-        CheckResult(SUITE, f"scenario-file:{err.file}", "a scenario file is invalid", Outcome.ERROR,
-                    message=str(err), details={"file": err.file, "line": err.line})
-        for err in loaded.errors
-    ]
-    budget = float(options.extra.get("scenario_timeout", DEFAULT_SCENARIO_TIMEOUT))
+    budget = float(context.options.extra.get("scenario_timeout", DEFAULT_SCENARIO_TIMEOUT))
     shown_dir = str(directory) if explicit else None
-    for scenario in select(loaded.scenarios, options.select, options.rules, options.cards):
-        results.append(run_scenario(eut, scenario, budget, shown_dir))
-    return results
+    return [
+        Unit(SUITE, scenario.id, (PlannedCheck(scenario.id, scenario.title, scenario.rules, scenario.cards),),
+             payload=(scenario, budget, shown_dir), deadline=budget + GRACE,
+             unsupported=unsupported_reason(scenario, context.handshake),
+             reproduce=reproduce_command(context.impl, scenario.id, shown_dir))
+        for scenario in load_dir(directory).scenarios
+    ]
+
+
+def _run(unit: Unit, context: RunContext) -> list[CheckResult]:
+    scenario, budget, shown_dir = unit.payload
+    return [run_scenario(context.eut, scenario, budget, shown_dir)]
+
+
+register(SUITE, _plan, _run, "every scenario file: positions, scripted actions, expected outcomes")

@@ -103,7 +103,7 @@ def conform_command(
              " incense-burner-price, book-of-thoth-upgrade, duduri-upgrade, duduri-king-sale")] = None,
     save_failures: Annotated[Path | None, typer.Option(help="write each divergence as a scenario file here")] = None,
     timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
-    budget: Annotated[float, typer.Option(help="wall-clock seconds for the whole run")] = 600.0,
+    budget: Annotated[float, typer.Option(help="wall-clock seconds for each row")] = 600.0,
 ) -> None:
     """Compare an engine's legal payments, costs, keep choices and upgrades with the exact sets of the Z3 models."""
     from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, run_conformance

@@ -1211,76 +1211,120 @@ def _rows(options: ConformOptions) -> Iterator[Row]:
             yield row
 
 
+def check_id(row: Row, rule: str) -> str:
+    """The stable id of one property of a row: ``z3/summon-payment/PAY-3`` (the counterexamples go in details)."""
+    return f"{SUITE}/{row.name}/{rule}"
+
+
+def row_checks(row: Row) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """``(id, title, rules)`` of every check a row reports: one per rule it models, whatever the engine does."""
+    return tuple((check_id(row, rule), f"{row.title} agree with the Z3 model ({rule})", (rule,))
+                 for rule in row.rules)
+
+
+def _property_of(row: Row, rules: tuple[str, ...]) -> str:
+    """The row property a divergence counts against: its first rule the row models."""
+    for rule in rules:
+        if rule in row.rules:
+            return rule
+    return row.decision_rules[0] if row.decision_rules and row.decision_rules[0] in row.rules else row.rules[0]
+
+
 def run_conformance(new_subject: Callable[[], Subject], options: ConformOptions) -> list[CheckResult]:
-    """Check every row (or one case) against the engine ``new_subject()`` creates."""
-    started = time.perf_counter()
+    """Check every row (or one case) against the engine ``new_subject()`` creates; each row has ``budget`` s."""
     results: list[CheckResult] = []
+    for row in _rows(options):
+        results.extend(run_row(new_subject, row, options))
+    return results
+
+
+def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOptions) -> list[CheckResult]:
+    """One result per property of the row (:func:`row_checks`): pass, fail with counterexamples, the engine's
+    fault, or ``incomplete`` with the count checked when the row's budget ran out first."""
+    started = time.perf_counter()
+    checks = row_checks(row)
+
+    def every(outcome: Outcome, message: str, **details: object) -> list[CheckResult]:
+        return [CheckResult(SUITE, cid, title, outcome, rules=rules, message=message, details=dict(details))
+                for cid, title, rules in checks]
+
     try:
         subject = new_subject()
     except EngineFault as fault:
-        return [CheckResult(SUITE, "z3/engine", "create the engine", Outcome.ERROR, message=str(fault))]
+        return every(fault.outcome, str(fault))
     engine = f"{subject.handshake.engine} {subject.handshake.version}".strip()
+    missing_features = [f for f in row.requires if not getattr(subject.handshake, f, False)]
+    if missing_features:
+        return every(Outcome.UNSUPPORTED, f"the engine does not declare {', '.join(missing_features)}")
     if not subject.handshake.can("load"):
-        return [CheckResult(SUITE, "z3/load", "model conformance needs positions loaded from snapshots",
-                            Outcome.UNSUPPORTED, message="the engine does not declare the 'load' capability")]
-    rows = list(_rows(options))
+        return every(Outcome.UNSUPPORTED, "model conformance loads positions, and the engine does not declare "
+                     "the 'load' capability")
+    if options.case is not None:
+        keys, domain = [options.case.partition("/")[2]], len(row.domain())
+    else:
+        keys, domain = select_keys(row, options)
     deadline = started + options.budget
-    for index, row in enumerate(rows):
-        row_started = time.perf_counter()
-        # each row gets an equal share of what is left of the budget
-        row_deadline = row_started + max(0.0, deadline - row_started) / (len(rows) - index)
-        missing_features = [f for f in row.requires if not getattr(subject.handshake, f, False)]
-        if missing_features:
-            results.append(CheckResult(SUITE, f"z3/{row.name}", row.title, Outcome.UNSUPPORTED, rules=row.rules,
-                                       message=f"the engine does not declare {', '.join(missing_features)}"))
-            continue
-        if options.case is not None:
-            keys, domain = [options.case.partition("/")[2]], len(row.domain())
-        else:
-            keys, domain = select_keys(row, options)
-        found: list[Divergence] = []
-        faults: list[CheckResult] = []
-        checked = 0
-        out_of_time = False
-        for key in keys:
-            if time.perf_counter() > row_deadline:
-                out_of_time = True
+    found: dict[str, list[Divergence]] = {rule: [] for rule in row.rules}
+    faults: list[tuple[Case, EngineFault]] = []
+    checked = 0
+    out_of_time = False
+    for key in keys:
+        if time.perf_counter() > deadline:
+            out_of_time = True
+            break
+        case = row.build(key)
+        try:
+            divergence = check_case(subject, row, case)
+        except EngineFault as fault:
+            faults.append((case, fault))
+            if len(faults) >= options.max_reports:
                 break
-            case = row.build(key)
             try:
-                divergence = check_case(subject, row, case)
-            except EngineFault as fault:
-                faults.append(CheckResult(SUITE, f"z3/{case.id}", f"{row.title}: {case.title}",
-                                          {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED}.get(
-                                              fault.kind, Outcome.ERROR),
-                                          rules=row.rules, message=str(fault), reproduce=_reproduce(options, case),
-                                          details={"state": case.facts}))
-                if len(faults) >= options.max_reports:
-                    break
                 subject = new_subject()
-                continue
-            checked += 1
-            if divergence is not None:
-                found.append(divergence)
-        seconds = time.perf_counter() - row_started
-        summary = {"cases_checked": checked, "cases_selected": len(keys), "domain": domain,
-                   "full": options.full, "seconds": round(seconds, 3), "out_of_budget": out_of_time}
-        results.extend(faults)
-        if found:
-            shown: dict[tuple[str, ...], int] = {}
-            for divergence in found:
-                if shown.get(divergence.rules, 0) >= options.max_reports:
-                    continue
-                shown[divergence.rules] = shown.get(divergence.rules, 0) + 1
-                result = _result(divergence, options, row, engine, len(found))
-                result.details.update(summary)
-                results.append(result)
-        elif not faults:
-            note = f"{checked} of {domain} cases agree with the model"
-            if out_of_time:
-                note += (f" (its share of the {options.budget:g} s budget ran out before {len(keys) - checked}"
-                         " more selected cases)")
-            outcome = Outcome.PASS if checked else Outcome.TIMEOUT
-            results.append(CheckResult(SUITE, f"z3/{row.name}", f"{row.title} agree with the Z3 model", outcome,
-                                       rules=row.rules, message=note, duration=seconds, details=summary))
+            except EngineFault:
+                break
+            continue
+        checked += 1
+        if divergence is not None:
+            found[_property_of(row, divergence.rules)].append(divergence)
+    seconds = time.perf_counter() - started
+    summary: JSON = {"cases_checked": checked, "cases_selected": len(keys), "domain": domain, "full": options.full,
+                     "seconds": round(seconds, 3), "out_of_budget": out_of_time, "faults": len(faults)}
+    results = []
+    for cid, title, rules in checks:
+        divergences = found[rules[0]]
+        if divergences:
+            results.append(_failure(cid, title, rules, divergences, options, row, engine, summary))
+        elif faults:
+            faulty_case, first_fault = faults[0]
+            results.append(CheckResult(
+                SUITE, cid, title, first_fault.outcome, rules=rules, message=f"{first_fault} (case {faulty_case.id}; "
+                f"{len(faults)} case(s) ended by an engine fault, {checked} checked)",
+                reproduce=_reproduce(options, faulty_case), duration=seconds,
+                details={**summary, "state": faulty_case.facts, "case": faulty_case.id}))
+        elif out_of_time or not checked:
+            results.append(CheckResult(
+                SUITE, cid, title, Outcome.INCOMPLETE, rules=rules, duration=seconds, details=summary,
+                message=f"only {checked} of {len(keys)} selected cases checked before the row's budget of "
+                        f"{options.budget:g} s ran out (raise it with --z3-budget)"))
+        else:
+            results.append(CheckResult(SUITE, cid, title, Outcome.PASS, rules=rules, duration=seconds,
+                                       message=f"{checked} of {domain} cases agree with the model",
+                                       details=summary))
     return results
+
+
+def _failure(cid: str, title: str, rules: tuple[str, ...], divergences: list[Divergence], options: ConformOptions,
+             row: Row, engine: str, summary: JSON) -> CheckResult:
+    """A failing property: the first counterexample shown, up to ``max_reports`` of them in the details."""
+    shown = [_result(d, options, row, engine, len(divergences)) for d in divergences[: options.max_reports]]
+    first = shown[0]
+    details: JSON = {**summary, **first.details, "divergent_cases": len(divergences), "rules_broken": list(first.rules),
+                     "counterexamples": [{"case": r.details.get("case"), "message": r.message,
+                                          "expected": r.expected, "actual": r.actual, "reproduce": r.reproduce}
+                                         for r in shown]}
+    worst = next((d.outcome for d in divergences if d.outcome is not Outcome.FAIL), Outcome.FAIL)
+    return CheckResult(SUITE, cid, title, worst, rules=tuple(dict.fromkeys((*rules, *first.rules))),
+                       cards=first.cards, expected=first.expected,
+                       actual=first.actual, message=first.message, reproduce=first.reproduce,
+                       duration=float(summary["seconds"]), details=details)

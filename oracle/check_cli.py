@@ -1,0 +1,322 @@
+"""``oracle check``: plan the suites, run them under the supervisor, and report honestly.
+
+Exit codes (:mod:`oracle.exits`): 0 only when the run finished and every check passed, failed as listed in
+``--expectations`` or is unsupported by what the engine declares (unless ``--fail-on-unsupported``); 1 when a
+check failed; 2 on bad input, before anything runs; 3 when the run stopped early with nothing failed; 130 and
+143 when SIGINT or SIGTERM stopped it. Every requested report is written in every case, marked incomplete
+when the run did not finish.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from oracle.check import SUITES, CheckOptions, PlanContext, Unit, load_suites, plan_suites
+from oracle.exits import EXIT_BAD_INPUT, bad_input
+from oracle.harness import DEFAULT_IMPL
+from oracle.reports.common import RunInfo, exit_code, failing, verdict
+from oracle.reports.sanitize import clean_result, clean_text
+from oracle.results import CheckResult, Outcome
+from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, load_expectations
+from oracle.supervise.supervisor import EngineRefused, RunStatus, Supervisor
+
+Echo = Callable[[str], None]
+
+
+def split_values(values: list[str] | None) -> tuple[str, ...]:
+    """Repeatable, comma-separated option values as one tuple."""
+    out: list[str] = []
+    for value in values or []:
+        out.extend(v.strip() for v in value.split(",") if v.strip())
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------- reports
+
+
+@dataclass(frozen=True)
+class ReportTargets:
+    """Where the reports go; each path is tried for writing before the run starts."""
+
+    json: Path | None = None
+    junit: Path | None = None
+    markdown: Path | None = None
+    markdown_append: Path | None = None
+
+    @property
+    def json_to_stdout(self) -> bool:
+        return self.json is not None and str(self.json) == "-"
+
+    def refuse_unwritable(self) -> None:
+        for option, path in (("--report-json", self.json), ("--junit-xml", self.junit),
+                             ("--markdown", self.markdown), ("--markdown-append", self.markdown_append)):
+            if path is None or (option == "--report-json" and str(path) == "-"):
+                continue
+            if str(path) == "-":
+                raise bad_input(f"{option} -: only --report-json can write to standard output")
+            problem = _unwritable(path)
+            if problem:
+                raise bad_input(f"{option} {path}: cannot write the report there ({problem})")
+
+    def write(self, results: list[CheckResult], run: RunInfo, echo: Echo) -> list[str]:
+        """Write every requested report; the problems met (a report that could not be written)."""
+        from oracle.reports import write_json, write_junit, write_markdown
+
+        problems = []
+        writers: list[tuple[Path | None, Callable[[], None]]] = [
+            (self.json, lambda: write_json(self.json, results, run)),  # type: ignore[arg-type]
+            (self.junit, lambda: write_junit(self.junit, results, run)),  # type: ignore[arg-type]
+            (self.markdown, lambda: write_markdown(self.markdown, results, run)),  # type: ignore[arg-type]
+            (self.markdown_append, lambda: write_markdown(self.markdown_append, results, run,  # type: ignore[arg-type]
+                                                          append=True)),
+        ]
+        for path, write in writers:
+            if path is None:
+                continue
+            try:
+                write()
+            except OSError as exc:
+                problems.append(f"cannot write {path}: {exc.strerror or exc}")
+                continue
+            if str(path) != "-":
+                echo(f"wrote {path}")
+        return problems
+
+
+def _unwritable(path: Path) -> str:
+    """Why ``path`` cannot be written ('' when it can), without leaving a file behind."""
+    if path.is_dir():
+        return "it is a directory"
+    parent = path.parent if str(path.parent) else Path(".")
+    existing = parent
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is not a directory"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{existing} is not writable"
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is not writable"
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------- the run
+
+
+@dataclass
+class Collected:
+    """Results as they stream in: cleaned, expectations applied, kept by unit index."""
+
+    expected: dict[str, ExpectedFailure]
+    max_failures: int | None
+    fail_on_unsupported: bool
+    by_unit: dict[int, list[CheckResult]] = field(default_factory=dict)
+    failures: int = 0
+
+    def add(self, index: int, results: list[CheckResult]) -> bool:
+        cleaned = apply_expectations([clean_result(r) for r in results], self.expected)
+        self.by_unit[index] = cleaned
+        self.failures += sum(not r.outcome.ok or (self.fail_on_unsupported and r.outcome is Outcome.UNSUPPORTED)
+                             for r in cleaned)
+        return self.max_failures is None or self.failures < self.max_failures
+
+    def ordered(self) -> list[CheckResult]:
+        return [r for index in sorted(self.by_unit) for r in self.by_unit[index]]
+
+
+def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
+    """Failures first, then the counts: checks, how many ran, how many were unsupported, and the verdict."""
+    shown = failing(results, run)
+    for result in shown:
+        echo(f"{result.outcome.value.upper():16} {result.id}: {result.title}")
+        if result.rules:
+            echo(f"{'':17}rule {', '.join(result.rules)}" + (f", step {result.step}" if result.step else ""))
+        for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
+            if text:
+                echo(f"{'':17}{label}: {text}")
+        if result.reproduce:
+            echo(f"{'':17}reproduce: {result.reproduce}")
+    unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in results)
+    counts: dict[Outcome, int] = {}
+    for result in results:
+        counts[result.outcome] = counts.get(result.outcome, 0) + 1
+    tally = ", ".join(f"{n} {o.value}" for o, n in counts.items()) or "none"
+    head = (f"{verdict(results, run)}: {len(results)} checks, {len(results) - unsupported} ran, "
+            f"{unsupported} unsupported")
+    if run.not_run:
+        head += f", {len(run.not_run)} not run"
+    echo(f"{head} ({tally}) in {run.duration:.1f} s")
+    if run.stopped:
+        echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")
+
+
+def check_command(
+    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    games: Annotated[int, typer.Option(help="random games per player count and mode")] = 2,
+    seed: Annotated[int, typer.Option(help="first seed")] = 1,
+    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call (more than 0)")] = 5.0,
+    suite: Annotated[list[str] | None, typer.Option(
+        help="run only these suites (repeatable): setup, random-play, roundtrip, scenarios, z3, invariants")] = None,
+    select: Annotated[list[str] | None, typer.Option(
+        help="run only checks whose id matches (a glob such as 'PAY-*'; repeatable)")] = None,
+    rule: Annotated[list[str] | None, typer.Option(help="run only checks of this rule id (repeatable)")] = None,
+    card: Annotated[list[str] | None, typer.Option(
+        help="run only checks pinning this card, by name or id (repeatable)")] = None,
+    expectations: Annotated[Path | None, typer.Option(
+        help="TOML file of known failures: expected_failure tables with a check id and a reason")] = None,
+    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here ('-': standard output, "
+                                                     "with the summary on standard error)")] = None,
+    junit_xml: Annotated[Path | None, typer.Option(help="write a JUnit XML report here")] = None,
+    markdown: Annotated[Path | None, typer.Option(help="write a Markdown summary here (replacing the file)")] = None,
+    markdown_append: Annotated[Path | None, typer.Option(
+        help="append a Markdown summary to this file (for $GITHUB_STEP_SUMMARY)")] = None,
+    scenarios: Annotated[Path | None, typer.Option(
+        help="scenarios directory (default: the bundled suite)")] = None,
+    scenario_timeout: Annotated[float, typer.Option(help="wall-clock seconds allowed for each scenario")] = 10.0,
+    z3_budget: Annotated[float, typer.Option(help="wall-clock seconds allowed for each Z3 row")] = 20.0,
+    unit_timeout: Annotated[float, typer.Option(
+        help="wall-clock seconds allowed for each whole game (random-play, roundtrip)")] = 120.0,
+    time_budget: Annotated[float | None, typer.Option(
+        help="stop the whole run after this many seconds, with a partial report marked incomplete")] = None,
+    max_failures: Annotated[int | None, typer.Option(
+        help="stop the run after this many failing checks, with a partial report marked incomplete")] = None,
+    fail_on_unsupported: Annotated[bool, typer.Option(
+        help="count unsupported checks as failures")] = False,
+    jobs: Annotated[int, typer.Option(help="worker processes running checks at once")] = 1,
+    save_failures: Annotated[Path | None, typer.Option(
+        help="write each counterexample found by the z3 and invariants suites as a scenario file here")] = None,
+    z3_full: Annotated[bool, typer.Option(help="check the whole bounded Z3 domain instead of a sample")] = False,
+) -> None:
+    """Check an engine against the rules and print a pass/fail summary.
+
+    Exit codes: 0 the run finished and every check passed (or failed as expected, or is unsupported); 1 a check
+    failed; 2 bad input; 3 the run stopped early with nothing failed; 130/143 stopped by SIGINT/SIGTERM.
+    """
+    from oracle.rules import rules as rules_catalogue
+    from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
+
+    for name, value, low in (("--timeout", timeout, 0.0), ("--scenario-timeout", scenario_timeout, 0.0),
+                             ("--z3-budget", z3_budget, 0.0), ("--unit-timeout", unit_timeout, 0.0)):
+        if not value > low:
+            raise bad_input(f"{name} must be more than 0 seconds, got {value:g}")
+    if games < 0:
+        raise bad_input("--games must be 0 or more")
+    if jobs < 1:
+        raise bad_input("--jobs must be 1 or more")
+    if time_budget is not None and not time_budget > 0:
+        raise bad_input("--time-budget must be more than 0 seconds")
+    if max_failures is not None and max_failures < 1:
+        raise bad_input("--max-failures must be 1 or more")
+    targets = ReportTargets(report_json, junit_xml, markdown, markdown_append)
+    targets.refuse_unwritable()
+    echo: Echo = (lambda text: typer.echo(text, err=True)) if targets.json_to_stdout else typer.echo
+
+    started = time.perf_counter()
+    started_at = datetime.now(UTC)
+    load_suites()
+    selects, rule_ids, cards = split_values(select), split_values(rule), split_values(card)
+    unknown_rules = [r for r in rule_ids if r not in rules_catalogue()]
+    if unknown_rules:
+        raise bad_input(f"--rule {unknown_rules[0]!r}: no such rule id in the rules catalogue")
+    card_ids, unknown_cards = resolve_card_names(cards)
+    if unknown_cards:
+        raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id")
+    if scenarios is not None and not scenarios.is_dir():
+        raise bad_input(f"--scenarios {scenarios}: no such directory")
+    asked = list(split_values(suite))
+    unknown = [s for s in asked if s not in SUITES]
+    if unknown:
+        raise bad_input(f"--suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
+    chosen = asked or list(SUITES)
+    scenario_dir = scenarios if scenarios is not None else default_dir()
+    if "scenarios" in chosen and scenario_dir.is_dir():
+        loaded = load_dir(scenario_dir)
+        if loaded.errors:
+            for error in loaded.errors:
+                typer.echo(f"error: {error}", err=True)
+            raise bad_input(f"{len(loaded.errors)} invalid scenario file(s); see `oracle scenarios lint`")
+
+    extra: dict[str, object] = {"scenario_timeout": scenario_timeout, "z3_budget": z3_budget}
+    if scenarios is not None:
+        extra["scenarios_dir"] = str(scenarios)
+    if save_failures is not None:
+        extra["save_failures"] = str(save_failures)
+    if z3_full:
+        extra["z3_full"] = True
+    options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
+                           cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra)
+
+    supervisor = Supervisor(impl, timeout, options, jobs=jobs)
+    try:
+        try:
+            handshake = supervisor.start()
+        except EngineRefused as exc:
+            raise bad_input(str(exc)) from None
+        except OSError as exc:
+            raise bad_input(f"--impl {impl}: {exc}") from None
+        context = PlanContext(impl, handshake, options)
+        planned = plan_suites(context, chosen)
+        filtering = bool(selects or rule_ids or card_ids)
+        empty = [name for name, units in planned.items() if not units]
+        if filtering and not any(planned.values()):
+            raise bad_input("no check matches --select/--rule/--card")
+        if asked and empty:
+            why = "its filters leave nothing" if filtering else "it has no checks"
+            where = f" (no scenario files in {scenario_dir})" if "scenarios" in empty and not filtering else ""
+            raise bad_input(f"--suite {empty[0]}: {why} to run{where}")
+        if not asked and "scenarios" in empty and not filtering:
+            raise bad_input(f"the scenarios suite found no scenario files in {scenario_dir} "
+                            "(pass --scenarios DIR, or --suite to run other suites)")
+        expected: dict[str, ExpectedFailure] = {}
+        if expectations is not None:
+            known = {c.id for units in plan_suites(context, list(SUITES), filtered=False).values()
+                     for unit in units for c in unit.checks}
+            expected, problems = load_expectations(expectations, known)
+            if problems:
+                for problem in problems:
+                    typer.echo(f"error: {problem}", err=True)
+                raise bad_input(f"--expectations {expectations}: {len(problems)} problem(s)")
+        units: list[Unit] = [unit for name in chosen for unit in planned.get(name, [])]
+        ran = [name for name in chosen if planned.get(name)]
+        echo(f"oracle check: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
+             f"suites: {', '.join(ran)}, "
+             f"{sum(len(u.wanted) for u in units)} checks")
+        collected = Collected(expected, max_failures, fail_on_unsupported)
+        status = supervisor.run(units, collected.add, time_budget)
+    finally:
+        supervisor.close()
+
+    results = collected.ordered()
+    not_run = tuple(c.id for index in status.not_run for c in units[index].wanted)
+    run = _run_info(clean_text(handshake.engine), clean_text(handshake.version), impl, ran, started_at,
+                    time.perf_counter() - started, status, not_run, fail_on_unsupported,
+                    {"games": games, "seed": seed, "timeout": timeout, "scenario_timeout": scenario_timeout,
+                     "z3_budget": z3_budget, "unit_timeout": unit_timeout, "time_budget": time_budget,
+                     "max_failures": max_failures, "jobs": jobs, "select": list(selects), "rules": list(rule_ids),
+                     "cards": list(cards), "scenarios": str(scenario_dir),
+                     "expectations": str(expectations) if expectations else None})
+    print_summary(results, run, echo)
+    problems = targets.write(results, run, echo)
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    code = exit_code(results, run)
+    raise typer.Exit(EXIT_BAD_INPUT if problems and code == 0 else code)
+
+
+def _run_info(engine: str, version: str, impl: str, suites: list[str], started_at: datetime, seconds: float,
+              status: RunStatus, not_run: tuple[str, ...], fail_on_unsupported: bool, options: dict[str, object]) \
+        -> RunInfo:
+    signal_name = status.stopped if status.stopped in ("SIGINT", "SIGTERM") else ""
+    stopped = f"stopped by {signal_name}" if signal_name else status.stopped
+    return RunInfo(engine=engine, engine_version=version, impl=impl, suites=tuple(suites), started=started_at,
+                   duration=seconds, options=options, stopped=stopped, signal=signal_name, not_run=not_run,
+                   fail_on_unsupported=fail_on_unsupported)
+

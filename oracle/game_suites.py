@@ -1,0 +1,249 @@
+"""The suites that play whole games: ``setup`` (SETUP-1..3), ``random-play`` (END-1) and ``roundtrip`` (PROTO-1).
+
+Each game is one unit. Games are bounded: a legal action the engine then refuses is a failure, and a game
+that has not ended after :data:`~oracle.play.MAX_STEPS` decisions is a failure naming where it stalled.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, fault_result, register
+from oracle.diff import first_difference, value_at
+from oracle.harness import EngineFault, Handshake, Subject
+from oracle.play import MAX_STEPS, GameStuck, choose_action, new_setup
+from oracle.results import CheckResult, Outcome
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """One seeded game a suite plays: the mode (base, expansion cards, or cards and tiles), players, seed."""
+
+    mode: str
+    players: int
+    seed: int
+
+    @property
+    def label(self) -> str:
+        game = f"{self.players}p/seed-{self.seed}"
+        return game if self.mode == "base" else f"{self.mode}/{game}"
+
+    def setup(self) -> JSON:
+        return new_setup(self.players, self.seed, expansion=self.mode != "base", artifacts=self.mode == "artifacts")
+
+    def reproduce(self, impl: str) -> str:
+        flag = {"base": "", "expansion": " --expansion", "artifacts": " --artifacts"}[self.mode]
+        return f"oracle play --impl {impl} --players {self.players} --seed {self.seed}{flag}"
+
+
+def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_offset: int) -> list[GamePlan]:
+    """The games to play: every requested player count, in each mode the engine declares (ART-1, ART-2)."""
+    modes = ["base"] + (["expansion"] if handshake.expansion else []) + (["artifacts"] if handshake.artifacts else [])
+    return [
+        GamePlan(mode, players, options.seed + seed_offset + game)
+        for mode in modes
+        for players in options.players
+        for game in range(games)
+    ]
+
+
+def players_unsupported(handshake: Handshake, players: int) -> str:
+    """Why a game of ``players`` is unsupported by this engine ('' when it is not)."""
+    if players in handshake.players:
+        return ""
+    declared = ", ".join(str(p) for p in handshake.players)
+    return f"the engine does not declare {players}-player games (it declares {declared})"
+
+
+def where_stalled(subject: Subject, pending: JSON | None) -> str:
+    """``round 3, action phase, P1 to answer actions`` (as much as the engine lets us see)."""
+    parts = []
+    if subject.handshake.can("export"):
+        try:
+            snapshot = subject.export()
+            parts.append(f"round {snapshot.get('round')}, {snapshot.get('phase')} phase")
+        except EngineFault:
+            pass
+    if pending is not None:
+        who = "chance" if pending.get("player") is None else f"P{pending.get('player')}"
+        parts.append(f"{who} to answer {pending.get('kind')}")
+    return ", ".join(parts) or "unknown position"
+
+
+# ---------------------------------------------------------------------------------------------- setup
+
+
+def _plan_setup(context: PlanContext) -> list[Unit]:
+    handshake, options = context.handshake, context.options
+    units = []
+    for players in options.players:
+        for first in range(players):
+            key = f"{players}p/first-{first}"
+            check = PlannedCheck(f"setup/{key}", f"set-up of a {players}-player game with player {first} first",
+                                 ("SETUP-1", "SETUP-2", "SETUP-3"))
+            reason = players_unsupported(handshake, players)
+            if not reason and not handshake.can("export"):
+                reason = "the engine does not declare 'export'"
+            units.append(Unit("setup", key, (check,), payload=(players, first), unsupported=reason,
+                              deadline=8 * options.timeout + 10,
+                              reproduce=f"oracle check --impl {context.impl} --select setup/{key}"))
+    return units
+
+
+def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
+    """SETUP-1..3: after ``new_game`` the engine's snapshot equals the reference's (scores 1..n from the first
+    player, empty hands and areas, no stones, round 1, the deck order as given, the first hunting decision)."""
+    from oracle.reference import ReferenceEngine
+
+    players, first = unit.payload
+    check = unit.checks[0]
+    started = time.perf_counter()
+    setup = new_setup(players, context.options.seed + first, first_player=first)
+    try:
+        subject = context.eut.fresh()
+        subject.new_game(setup)
+        actual = canonical(subject.export())
+    except EngineFault as fault:
+        return [fault_result("setup", check.id, check.title, fault, rules=("SETUP-1",))]
+    reference = ReferenceEngine()
+    reference.new_game(setup)
+    expected = canonical(reference.export())
+    where = first_difference(expected, actual)
+    if where is None:
+        return [CheckResult("setup", check.id, check.title, Outcome.PASS, rules=check.rules,
+                            duration=time.perf_counter() - started)]
+    rule = "SETUP-2" if ".score" in where else "SETUP-3" if "players" in where else "SETUP-1"
+    return [CheckResult(
+        "setup", check.id, check.title, Outcome.FAIL, rules=(rule,), step=0,
+        expected=f"{where} = {value_at(expected, where)!r}", actual=f"{where} = {value_at(actual, where)!r}",
+        message="the snapshot right after new_game differs from the reference's",
+        reproduce=unit.reproduce, duration=time.perf_counter() - started)]
+
+
+# ---------------------------------------------------------------------------------------------- random play
+
+
+def _plan_games(suite: str, title: str, rules: tuple[str, ...], games: Callable[[CheckOptions], int],
+                seed_offset: int, needs: tuple[str, ...]) -> Callable[[PlanContext], list[Unit]]:
+    def plan(context: PlanContext) -> list[Unit]:
+        handshake, options = context.handshake, context.options
+        units = []
+        for game in game_plans(handshake, options, games(options), seed_offset):
+            check = PlannedCheck(f"{suite}/{game.label}",
+                                 f"{title} ({game.mode}), {game.players} players, seed {game.seed}", rules)
+            reason = players_unsupported(handshake, game.players)
+            missing = [c for c in needs if not handshake.can(c)]
+            if not reason and missing:
+                reason = f"the engine does not declare {' and '.join(repr(c) for c in missing)}"
+            units.append(Unit(suite, game.label, (check,), payload=game, unsupported=reason,
+                              deadline=options.unit_timeout, reproduce=game.reproduce(context.impl)))
+        return units
+
+    return plan
+
+
+def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
+    """Whole games of random legal play: every listed action accepted, and the game ends (END-1)."""
+    game: GamePlan = unit.payload
+    check = unit.checks[0]
+    started = time.perf_counter()
+    step = 0
+
+    def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
+        return [CheckResult("random-play", check.id, check.title, outcome, step=step or None,
+                            reproduce=unit.reproduce, duration=time.perf_counter() - started, **kw)]
+
+    try:
+        subject = context.eut.fresh()
+        subject.new_game(game.setup())
+        rng = random.Random(f"play-{game.seed}")
+        while (pending := subject.decision()) is not None:
+            if step >= MAX_STEPS:
+                return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
+                              actual=f"still going, stalled at {where_stalled(subject, pending)}",
+                              message=f"no end after {MAX_STEPS} decisions")
+            step += 1
+            action = choose_action(subject, pending, rng)
+            applied = subject.apply(action)
+            if not applied["accepted"]:
+                rejection = applied["rejection"]
+                return result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
+                              expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
+                              message=f"the engine listed {action} as legal, then refused it")
+    except EngineFault as fault:
+        return [fault_result("random-play", check.id, check.title, fault, step=step or None,
+                             reproduce=unit.reproduce, duration=time.perf_counter() - started)]
+    except GameStuck as stuck:
+        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
+    return result(Outcome.PASS, rules=("END-1",), details={"decisions": step})
+
+
+# ---------------------------------------------------------------------------------------------- round trip
+
+
+def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
+    """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again (PROTO-1)."""
+    game: GamePlan = unit.payload
+    check = unit.checks[0]
+    started = time.perf_counter()
+    step = 0
+
+    def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
+        return [CheckResult("roundtrip", check.id, check.title, outcome, step=step, reproduce=unit.reproduce,
+                            duration=time.perf_counter() - started, **kw)]
+
+    try:
+        subject = context.eut.fresh()
+        subject.new_game(game.setup())
+        rng = random.Random(f"play-{game.seed}")
+        while True:
+            snapshot = subject.export()
+            twin = context.eut.fresh()
+            twin.load_snapshot(snapshot)
+            again = twin.export()
+            if again != snapshot:
+                return result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
+                              actual=f"first difference at {first_difference(snapshot, again)}")
+            pending = subject.decision()
+            if pending is None:
+                break
+            if step >= MAX_STEPS:
+                return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
+                              actual=f"still going, stalled at {where_stalled(subject, pending)}",
+                              message=f"no end after {MAX_STEPS} decisions")
+            step += 1
+            action = choose_action(subject, pending, rng)
+            applied = subject.apply(action)
+            if not applied["accepted"]:
+                rejection = applied["rejection"]
+                return result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
+                              expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
+                              message=f"the engine listed {action} as legal, then refused it")
+    except EngineFault as fault:
+        return [fault_result("roundtrip", check.id, check.title, fault, step=step, reproduce=unit.reproduce,
+                             duration=time.perf_counter() - started)]
+    except GameStuck as stuck:
+        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
+    return result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": step + 1})
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def canonical(snapshot: JSON) -> JSON:
+    """The part of a snapshot every engine must agree on (``private`` is the engine's own)."""
+    return {k: v for k, v in snapshot.items() if k != "private"}
+
+
+register("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
+register("random-play", _plan_games("random-play", "random legal play", ("END-1",), lambda o: o.games, 0, ()),
+         _run_random_play, "whole games of random legal play in every declared mode (END-1)")
+register("roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", ("PROTO-1",),
+                                  lambda o: o.roundtrip_games, 100, ("export", "load")),
+         _run_roundtrip, "load(export(s)) at every step (PROTO-1)")
