@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from oracle.cli import app
 from oracle.reports import RunInfo, build_report, write_json
 from oracle.reports.badge import report_score
-from oracle.reports.html.load import ReportError, load_report, parse_report
+from oracle.reports.html.load import ReportError, Verdict, load_report, parse_report
 from oracle.reports.html.markup import outcome_symbol
 from oracle.reports.html.page_matrix import panel_data
 from oracle.reports.html.site import build_site, render_site
@@ -167,6 +167,19 @@ def test_later_fields_are_read_when_present_and_not_needed() -> None:
         assert text in page
     bare = _report(MIXED)
     assert (True, (), ()) == (bare.complete, bare.causes, bare.results[1].notes)
+
+
+def test_a_run_stopped_early_is_incomplete_and_lists_what_never_ran() -> None:
+    data = build_report([_result("pay-ok", Outcome.PASS), _result("slow", Outcome.INCOMPLETE)], _run())
+    data["run"].update(complete=False, stopped="time budget", not_run=["never-1", "never-2"])
+    data["totals"].pop("verdict", None)
+    report = parse_report(data, Path("r.json"))
+    assert (Verdict.FAILED, ("never-1", "never-2")) == (report.verdict, report.not_run)
+    data["results"].pop()
+    assert Verdict.INCOMPLETE == parse_report(data, Path("r.json")).verdict
+    page = render_site([parse_report(data, Path("r.json"))])["index.html"]
+    assert "INCOMPLETE" in page and "2 check(s) never ran" in page and "<code>never-2</code>" in page
+    assert "FAILED" in render_site([report])["index.html"]
 
 
 # ---------------------------------------------------------------------------------------------- embedded sources

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,14 @@ from oracle.cards import catalogue
 from oracle.results import Outcome
 
 FORMAT_PREFIX = "vale-oracle/report/"
+
+
+class Verdict(Enum):
+    """The run's verdict: PASSED, FAILED, or INCOMPLETE (it stopped early with nothing failed)."""
+
+    PASSED = "PASSED"
+    FAILED = "FAILED"
+    INCOMPLETE = "INCOMPLETE"
 
 
 class ReportError(ValueError):
@@ -76,6 +85,8 @@ class Report:
     oracle_version: str
     complete: bool
     stopped: str
+    not_run: tuple[str, ...]
+    verdict: Verdict
     results: tuple[Result, ...]
     sources: dict[str, Source]
     causes: tuple[Cause, ...]
@@ -202,8 +213,16 @@ def parse_report(data: Any, path: Path) -> Report:
     raw_causes = top.get("causes", [])
     causes = tuple(_cause(reader, raw, i) for i, raw in enumerate(raw_causes if isinstance(raw_causes, list) else []))
     duration = run.get("duration", 0.0)
-    complete = run.get("complete", True)
+    complete = run.get("complete", True) is not False
     stopped = run.get("stopped", "")
+    totals = top.get("totals")
+    written = totals.get("verdict") if isinstance(totals, dict) else None
+    if written in {v.value for v in Verdict}:
+        verdict = Verdict(written)
+    elif any(not r.outcome.ok for r in results):
+        verdict = Verdict.FAILED
+    else:
+        verdict = Verdict.PASSED if complete else Verdict.INCOMPLETE
     return Report(
         path=path,
         engine=reader.text(engine, "name", "run.engine"),
@@ -214,8 +233,10 @@ def parse_report(data: Any, path: Path) -> Report:
         suites=reader.texts(run, "suites", "run"),
         suite_version=reader.text(run, "suite_version", "run", ""),
         oracle_version=reader.text(run, "oracle_version", "run", ""),
-        complete=complete is not False,
+        complete=complete,
         stopped=stopped if isinstance(stopped, str) else json.dumps(stopped, ensure_ascii=False),
+        not_run=reader.texts(run, "not_run", "run"),
+        verdict=verdict,
         results=results,
         sources=sources,
         causes=causes,

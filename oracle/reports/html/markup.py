@@ -8,6 +8,7 @@ from html import escape
 from importlib.resources import files
 from urllib.parse import quote
 
+from oracle.reports.html.load import Verdict
 from oracle.reports.html.tally import Status, Tally
 from oracle.results import Outcome
 
@@ -18,11 +19,12 @@ OUTCOME_SYMBOLS: dict[Outcome, str] = {
     Outcome.ILLEGAL_ACCEPTED: "⚠",
     Outcome.ERROR: "‼",
     Outcome.TIMEOUT: "◷",
+    Outcome.INCOMPLETE: "…",
     Outcome.UNSUPPORTED: "–",
     Outcome.EXPECTED_FAILURE: "≈",
     Outcome.UNEXPECTED_PASS: "★",
 }
-LATER_OUTCOME_SYMBOL = "…"
+LATER_OUTCOME_SYMBOL = "?"
 
 
 def outcome_symbol(outcome: Outcome) -> str:
@@ -54,6 +56,19 @@ def href(page: str, prefix: str, name: str) -> str:
 def outcome_badge(outcome: Outcome) -> str:
     return (f'<span class="sym {outcome_class(outcome)}" title="{esc(outcome.value)}">'
             f'{outcome_symbol(outcome)}</span>')
+
+
+VERDICT_LOOKS: dict[Verdict, tuple[str, str]] = {
+    Verdict.PASSED: ("✓", "s-pass"),
+    Verdict.FAILED: ("✗", "s-fail"),
+    Verdict.INCOMPLETE: ("…", "s-known"),
+}
+
+
+def verdict_badge(verdict: Verdict) -> str:
+    """``✓ PASSED``, ``✗ FAILED`` or ``… INCOMPLETE``, in the verdict's colour."""
+    symbol, css = VERDICT_LOOKS[verdict]
+    return f'<span class="{css}"><span class="sym">{symbol}</span> {esc(verdict.value)}</span>'
 
 
 def status_badge(status: Status) -> str:

@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 
 from oracle.reports.html.load import Result
-from oracle.reports.html.markup import esc, href, outcome_symbol, page, status_badge, tally_text
+from oracle.reports.html.markup import esc, href, outcome_symbol, page, status_badge, tally_text, verdict_badge
 from oracle.reports.html.page_report import is_failure, summary
 from oracle.reports.html.tally import Column, Matrix, Status, Tally
 from oracle.results import Outcome
@@ -21,12 +21,11 @@ def _implementations(matrix: Matrix) -> str:
     rows = []
     for col in matrix.columns:
         report, score = col.report, col.score
-        verdict = Status.PASS if score.ok else Status.FAIL
         incomplete = "" if report.complete else f' <span class="warning">⚠ incomplete {esc(report.stopped)}</span>'
         rows.append(
             f'<tr><td><a href="{esc(col.page)}">{esc(col.label)}</a>{incomplete}</td>'
             f"<td><code>{esc(report.impl)}</code></td>"
-            f'<td class="s-{verdict.value}">{status_badge(verdict)} {"passed" if score.ok else "failed"}</td>'
+            f"<td>{verdict_badge(report.verdict)}</td>"
             f'<td class="figure">{esc(score.text)}</td><td>{len(report.results)}</td>'
             f"<td>{esc(', '.join(report.suites))}</td><td>{esc(report.date)}</td></tr>")
     return ('<section id="implementations"><h2>Implementations</h2><table class="impls"><thead><tr>'

@@ -13,8 +13,8 @@ from oracle.reports.html.markup import (
     outcome_badge,
     outcome_class,
     page,
-    status_badge,
     tally_text,
+    verdict_badge,
 )
 from oracle.reports.html.scenario_text import scenario_view
 from oracle.reports.html.tally import Column, Status, by_card, by_rule, card_rows, rule_rows, tally
@@ -52,11 +52,9 @@ def _check_item(result: Result) -> str:
 
 def _header(column: Column, matrix_page: str | None) -> str:
     report, score = column.report, column.score
-    verdict = Status.PASS if score.ok else Status.FAIL
     lines = [
         f"<header><h1>{esc(report.engine)} <small>{esc(report.version)}</small></h1>",
-        f'<p class="verdict s-{verdict.value}">{status_badge(verdict)} '
-        f'{"PASSED" if score.ok else "FAILED"} · <span class="figure">{esc(score.text)}</span></p>',
+        f'<p class="verdict">{verdict_badge(report.verdict)} · <span class="figure">{esc(score.text)}</span></p>',
         f"<p class=\"meta\"><code>--impl {esc(report.impl)}</code> · suites {esc(', '.join(report.suites) or '-')} · "
         f"{len(report.results)} checks in {report.duration:.1f} s · {esc(report.date)} · suite version "
         f"{esc(report.suite_version)} · oracle {esc(report.oracle_version)} · "
@@ -66,6 +64,10 @@ def _header(column: Column, matrix_page: str | None) -> str:
         stopped = f": {esc(report.stopped)}" if report.stopped else ""
         lines.append(f'<p class="warning">⚠ This run is incomplete{stopped}. Checks it did not reach are not in '
                      "these figures.</p>")
+    if report.not_run:
+        items = "".join(f"<li><code>{esc(check_id)}</code></li>" for check_id in report.not_run)
+        lines.append(f'<details id="not-run"><summary>{len(report.not_run)} check(s) never ran (the run stopped '
+                     f'early)</summary><ul class="checks">{items}</ul></details>')
     if matrix_page:
         lines.append(f'<p><a href="{esc(matrix_page)}">← all implementations</a></p>')
     return "\n".join([*lines, "</header>"])
