@@ -20,6 +20,7 @@ from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, descri
 from oracle.model import Family
 from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
+from oracle.report_cli import report_app, selftest_command
 from oracle.scenarios.cli import app as scenarios_app
 from oracle.wire.serve_cli import serve_command
 from oracle.z3check.cli import z3_app
@@ -35,6 +36,8 @@ app.add_typer(scenarios_app, name="scenarios")
 app.add_typer(z3_app, name="z3")
 app.add_typer(expectations_app, name="expectations")
 app.command("fuzz")(fuzz_command)
+app.add_typer(report_app, name="report")
+app.command("selftest")(selftest_command)
 app.command("check")(check_command)
 app.command("serve")(serve_command)
 

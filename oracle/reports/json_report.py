@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Sequence
@@ -28,7 +29,25 @@ def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
             "by_outcome": totals(results),
         },
         "results": [r.to_json() for r in results],
+        "sources": scenario_sources(results),
     }
+
+
+def scenario_sources(results: Sequence[CheckResult]) -> JSON:
+    """The file, SHA-256 and text of every scenario that did not pass (nor was unsupported), by check id, so
+    that a report read on another machine can still show the scenario (``oracle report html``)."""
+    sources: JSON = {}
+    for result in results:
+        file = result.details.get("file")
+        if result.suite != "scenarios" or result.outcome in (Outcome.PASS, Outcome.UNSUPPORTED) \
+                or not isinstance(file, str) or result.id in sources:
+            continue
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        sources[result.id] = {"file": file, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text}
+    return sources
 
 
 def report_text(results: Sequence[CheckResult], run: RunInfo) -> str:

@@ -1,0 +1,221 @@
+"""The page of one report: verdict and figure, totals by outcome, causes, the rule tree (group → rule →
+checks), the card grid, and every failure with expected/actual, its scenario and its reproduce command."""
+
+from __future__ import annotations
+
+from oracle.cards import catalogue
+from oracle.reports.html.load import Report, Result
+from oracle.reports.html.markup import (
+    anchor_id,
+    copy_button,
+    esc,
+    href,
+    outcome_badge,
+    outcome_class,
+    page,
+    tally_text,
+    verdict_badge,
+)
+from oracle.reports.html.scenario_text import scenario_view
+from oracle.reports.html.tally import Column, Status, by_card, by_rule, card_rows, rule_rows, tally
+from oracle.results import Outcome
+
+CARD_TILE_CHECKS = 5
+
+
+def summary(result: Result) -> str:
+    """One line: the message, else expected/actual, else the outcome."""
+    if result.message:
+        text = result.message
+    elif result.expected or result.actual:
+        text = f"expected {result.expected}; actual {result.actual}"
+    else:
+        text = result.outcome.value
+    return " ".join(text.split())
+
+
+def card_name(card_id: str) -> str:
+    card = catalogue().cards.get(card_id)
+    return card.name if card is not None else card_id
+
+
+def is_failure(result: Result) -> bool:
+    return result.outcome not in (Outcome.PASS, Outcome.UNSUPPORTED)
+
+
+def _check_item(result: Result) -> str:
+    name = f"<code>{esc(result.id)}</code>"
+    if is_failure(result):
+        name = f'<a href="{href("", "check", result.id)}">{name}</a>'
+    return f"<li>{outcome_badge(result.outcome)} {name} <span class=\"muted\">{esc(result.title)}</span></li>"
+
+
+def _header(column: Column, matrix_page: str | None) -> str:
+    report, score = column.report, column.score
+    lines = [
+        f"<header><h1>{esc(report.engine)} <small>{esc(report.version)}</small></h1>",
+        f'<p class="verdict">{verdict_badge(report.verdict)} · <span class="figure">{esc(score.text)}</span></p>',
+        f"<p class=\"meta\"><code>--impl {esc(report.impl)}</code> · suites {esc(', '.join(report.suites) or '-')} · "
+        f"{len(report.results)} checks in {report.duration:.1f} s · {esc(report.date)} · suite version "
+        f"{esc(report.suite_version)} · oracle {esc(report.oracle_version)} · "
+        f"<span class=\"muted\">{esc(report.path.name)}</span></p>",
+    ]
+    if not report.complete:
+        stopped = f": {esc(report.stopped)}" if report.stopped else ""
+        lines.append(f'<p class="warning">⚠ This run is incomplete{stopped}. Checks it did not reach are not in '
+                     "these figures.</p>")
+    if report.not_run:
+        items = "".join(f"<li><code>{esc(check_id)}</code></li>" for check_id in report.not_run)
+        lines.append(f'<details id="not-run"><summary>{len(report.not_run)} check(s) never ran (the run stopped '
+                     f'early)</summary><ul class="checks">{items}</ul></details>')
+    if matrix_page:
+        lines.append(f'<p><a href="{esc(matrix_page)}">← all implementations</a></p>')
+    return "\n".join([*lines, "</header>"])
+
+
+def _totals(report: Report) -> str:
+    counts = {o: 0 for o in Outcome}
+    for result in report.results:
+        counts[result.outcome] += 1
+    rows = "".join(
+        f'<tr class="{"" if n else "zero"}"><td>{outcome_badge(o)} {esc(o.value)}</td><td class="num">{n}</td></tr>'
+        for o, n in counts.items()
+    )
+    return (f'<section id="totals"><h2>Totals by outcome</h2><table class="totals"><thead><tr><th>outcome</th>'
+            f'<th>checks</th></tr></thead><tbody>{rows}<tr class="total"><td>total</td>'
+            f'<td class="num">{len(report.results)}</td></tr></tbody></table></section>')
+
+
+def _causes(report: Report) -> str:
+    if not report.causes:
+        return ""
+    items = []
+    for cause in report.causes:
+        checks = ", ".join(f'<a href="{href("", "check", c)}"><code>{esc(c)}</code></a>' for c in cause.checks)
+        rule_links = ", ".join(f'<a href="{href("", "rule", r)}">{esc(r)}</a>' for r in cause.rules)
+        smallest = f"<br>smallest: <code>{esc(cause.smallest)}</code>" if cause.smallest else ""
+        kind = f' <span class="tag">{esc(cause.kind)}</span>' if cause.kind else ""
+        items.append(f"<li><strong>{esc(cause.title or cause.signature)}</strong>{kind} · {cause.count} check(s)"
+                     f"{' · rules ' + rule_links if rule_links else ''}<br>{checks}{smallest}</li>")
+    return f'<section id="causes"><h2>Causes</h2><ol class="causes">{"".join(items)}</ol></section>'
+
+
+def _rule_tree(report: Report) -> str:
+    grouped = by_rule(report)
+    rows = rule_rows([report])
+    groups: dict[str, list[str]] = {}
+    for row in rows:
+        groups.setdefault(row.group, []).append(row.id)
+    texts = {row.id: row.text for row in rows}
+    parts = ['<section id="rules"><h2>Rules</h2><div class="tree">']
+    for group, rule_ids in groups.items():
+        members = {r.index: r for rule_id in rule_ids for r in grouped.get(rule_id, [])}
+        group_tally = tally(members.values())
+        opened = " open" if group_tally.status is Status.FAIL else ""
+        parts.append(f'<details class="group" id="{esc(anchor_id("group", group))}"{opened}><summary>'
+                     f"{tally_text(group_tally)} <strong>{esc(group)}</strong> "
+                     f'<span class="muted">{len(rule_ids)} rule(s)</span></summary><ul class="rules">')
+        for rule_id in rule_ids:
+            results = grouped.get(rule_id, [])
+            rule_tally = tally(results)
+            opened = " open" if rule_tally.status is Status.FAIL else ""
+            checks = "".join(_check_item(r) for r in results) or '<li class="muted">no check cites this rule</li>'
+            parts.append(f'<li><details class="rule" id="{esc(anchor_id("rule", rule_id))}"{opened}><summary>'
+                         f"{tally_text(rule_tally)} <strong>{esc(rule_id)}</strong> {esc(texts[rule_id])}"
+                         f'</summary><ul class="checks">{checks}</ul></details></li>')
+        parts.append("</ul></details>")
+    parts.append("</div></section>")
+    return "\n".join(parts)
+
+
+def _card_grid(report: Report) -> str:
+    grouped = by_card(report)
+    tiles = []
+    for row in card_rows([report]):
+        results = grouped.get(row.id, [])
+        card_tally = tally(results)
+        failing = [r for r in results if is_failure(r)]
+        links = "".join(f'<li>{outcome_badge(r.outcome)} <a href="{href("", "check", r.id)}">{esc(r.id)}</a></li>'
+                        for r in failing[:CARD_TILE_CHECKS])
+        if len(failing) > CARD_TILE_CHECKS:
+            links += f'<li class="muted">{len(failing) - CARD_TILE_CHECKS} more under Failures</li>'
+        cost = f" · cost {row.cost}" if row.cost is not None else ""
+        tiles.append(
+            f'<div class="card s-{card_tally.status.value}" id="{esc(anchor_id("card", row.id))}" '
+            f'data-family="{esc(row.family)}"><div class="name">{esc(row.name)}</div>'
+            f'<div class="muted">{esc(row.family)}{cost}{" · " + esc(row.set) if row.set != "base" else ""}</div>'
+            f'<div>{tally_text(card_tally)}</div>{f"<ul>{links}</ul>" if links else ""}</div>')
+    return f'<section id="cards"><h2>Cards</h2><div class="grid">{"".join(tiles)}</div></section>'
+
+
+def _field(label: str, value: str) -> str:
+    return f"<dt>{esc(label)}</dt><dd>{value}</dd>" if value else ""
+
+
+def failure_article(report: Report, result: Result) -> str:
+    rules = ", ".join(f'<a href="{href("", "rule", r)}">{esc(r)}</a>' for r in result.rules)
+    cards = ", ".join(f'<a href="{href("", "card", c)}">{esc(card_name(c))}</a>' for c in result.cards)
+    where = f"{result.file}:{result.line}" if result.file and result.line else result.file or ""
+    notes = "".join(f"<li>{esc(n)}</li>" for n in result.notes)
+    fields = "".join([
+        _field("rules", rules),
+        _field("cards", cards),
+        _field("step", str(result.step) if result.step is not None else ""),
+        _field("expected", f"<code>{esc(result.expected)}</code>" if result.expected else ""),
+        _field("actual", f"<code>{esc(result.actual)}</code>" if result.actual else ""),
+        _field("detail", esc(result.message)),
+        _field("notes", f"<ul>{notes}</ul>" if notes else ""),
+        _field("file", f"<code>{esc(where)}</code>" if where else ""),
+    ])
+    parts = [
+        f'<article class="failure {outcome_class(result.outcome)}" id="{esc(anchor_id("check", result.id))}">',
+        f"<h3>{outcome_badge(result.outcome)} {esc(result.outcome.value)}: <code>{esc(result.id)}</code></h3>",
+        f"<p>{esc(result.title)}</p><dl>{fields}</dl>",
+    ]
+    view = scenario_view(report, result)
+    if view is not None:
+        if view.lines:
+            parts.append('<details class="scenario" open><summary>The scenario in words</summary>'
+                         f'<pre>{esc(chr(10).join(view.lines))}</pre></details>')
+        else:
+            parts.append(f'<p class="warning">This oracle cannot read the scenario: {esc(view.problem)}</p>')
+        parts.append(f"<details><summary>Source <code>{esc(view.source.file)}</code> "
+                     f'<span class="muted">({esc(view.origin)}; sha256 {esc(view.source.sha256[:12])})</span>'
+                     f"</summary><pre>{esc(view.source.text)}</pre></details>")
+    if result.reproduce:
+        parts.append(f"<p>Reproduce: {copy_button(result.reproduce)}</p>")
+    parts.append("</article>")
+    return "\n".join(parts)
+
+
+def _failures(report: Report) -> str:
+    failing = [r for r in report.results if not r.outcome.ok]
+    known = [r for r in report.results if r.outcome.ok and is_failure(r)]
+    unsupported = [r for r in report.results if r.outcome is Outcome.UNSUPPORTED]
+    parts = [f'<section id="failures"><h2>Failures ({len(failing)})</h2>']
+    parts += [failure_article(report, r) for r in failing] or ['<p class="muted">None.</p>']
+    parts.append("</section>")
+    if known:
+        parts.append(f'<section id="known"><h2>Known failures ({len(known)})</h2>')
+        parts += [failure_article(report, r) for r in known]
+        parts.append("</section>")
+    if unsupported:
+        items = "".join(f"<li>{outcome_badge(r.outcome)} <code>{esc(r.id)}</code> "
+                        f'<span class="muted">{esc(summary(r))}</span></li>' for r in unsupported)
+        parts.append(f'<section id="unsupported"><h2>Unsupported ({len(unsupported)})</h2><details><summary>'
+                     f"Checks the engine cannot run: not counted as run, never as passed</summary>"
+                     f'<ul class="checks">{items}</ul></details></section>')
+    return "\n".join(parts)
+
+
+def report_page(column: Column, matrix_page: str | None) -> str:
+    """The whole page of one report; ``matrix_page`` links back to the matrix when there is one."""
+    report = column.report
+    nav = "".join(f'<a href="#{part}">{part}</a>' for part in ("totals", "rules", "cards", "failures"))
+    if report.causes:
+        nav = f'<a href="#causes">causes</a>{nav}'
+    if matrix_page:
+        nav = f'<a href="{esc(matrix_page)}">matrix</a>{nav}'
+    body = "\n".join([_header(column, matrix_page), _causes(report), _totals(report), _rule_tree(report),
+                      _card_grid(report), _failures(report)])
+    return page(f"{report.engine} {report.version}: Vale Oracle report", body, nav)

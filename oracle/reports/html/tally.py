@@ -1,0 +1,199 @@
+"""The site's data without any HTML: checks tallied by rule and by card, per report, and the matrix of
+implementations (columns) by rules and cards (rows)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from oracle.cards import catalogue
+from oracle.reports.badge import Score, report_score
+from oracle.reports.html.load import Report, Result
+from oracle.results import Outcome
+from oracle.rules import rules
+
+NO_RULE = "(no rule)"
+OTHER = "other"
+
+
+class Status(Enum):
+    """What a set of checks (a cell, a rule, a card) adds up to; each has a symbol, never colour alone."""
+
+    FAIL = "fail"
+    KNOWN = "known"
+    PASS = "pass"
+    UNSUPPORTED = "unsupported"
+    NOT_RUN = "not-run"
+
+    @property
+    def symbol(self) -> str:
+        return {Status.FAIL: "✗", Status.KNOWN: "≈", Status.PASS: "✓", Status.UNSUPPORTED: "–",
+                Status.NOT_RUN: "·"}[self]
+
+    @property
+    def label(self) -> str:
+        return {Status.FAIL: "failing", Status.KNOWN: "known failures only", Status.PASS: "all pass",
+                Status.UNSUPPORTED: "unsupported", Status.NOT_RUN: "not run"}[self]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Checks counted: passes over the checks run (unsupported ones are not run), and the failing checks
+    (every outcome but pass and unsupported), as result indices of their report."""
+
+    checks: int
+    passes: int
+    unsupported: int
+    not_ok: int
+    known: int
+    outcomes: frozenset[Outcome]
+    failing: tuple[int, ...]
+
+    @property
+    def run(self) -> int:
+        return self.checks - self.unsupported
+
+    @property
+    def status(self) -> Status:
+        if self.not_ok:
+            return Status.FAIL
+        if self.known:
+            return Status.KNOWN
+        if self.passes:
+            return Status.PASS
+        return Status.UNSUPPORTED if self.unsupported else Status.NOT_RUN
+
+    @property
+    def figure(self) -> str:
+        """``3/5``, ``3/5 +2 unsupported``, ``unsupported`` or ``not run``."""
+        if not self.checks:
+            return "not run"
+        if not self.run:
+            return "unsupported"
+        extra = f" +{self.unsupported} unsupported" if self.unsupported else ""
+        return f"{self.passes}/{self.run}{extra}"
+
+    @property
+    def ratio(self) -> float:
+        """For sorting: the share of passes, below zero when nothing ran."""
+        return self.passes / self.run if self.run else -1.0
+
+
+def tally(results: Iterable[Result]) -> Tally:
+    seen = list(results)
+    return Tally(
+        checks=len(seen),
+        passes=sum(r.outcome is Outcome.PASS for r in seen),
+        unsupported=sum(r.outcome is Outcome.UNSUPPORTED for r in seen),
+        not_ok=sum(not r.outcome.ok for r in seen),
+        known=sum(r.outcome is Outcome.EXPECTED_FAILURE for r in seen),
+        outcomes=frozenset(r.outcome for r in seen),
+        failing=tuple(r.index for r in seen if r.outcome not in (Outcome.PASS, Outcome.UNSUPPORTED)),
+    )
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    id: str
+    group: str
+    text: str
+
+
+@dataclass(frozen=True)
+class CardRow:
+    id: str
+    name: str
+    family: str
+    cost: int | None
+    set: str
+
+
+def by_rule(report: Report) -> dict[str, list[Result]]:
+    """The report's results under each rule they cite; results citing none under :data:`NO_RULE`."""
+    out: dict[str, list[Result]] = {}
+    for result in report.results:
+        for rule_id in result.rules or (NO_RULE,):
+            out.setdefault(rule_id, []).append(result)
+    return out
+
+
+def by_card(report: Report) -> dict[str, list[Result]]:
+    out: dict[str, list[Result]] = {}
+    for result in report.results:
+        for card_id in result.cards:
+            out.setdefault(card_id, []).append(result)
+    return out
+
+
+def rule_rows(reports: Sequence[Report]) -> list[RuleRow]:
+    """Every rule of the catalogue in its order, then rule ids the reports cite that it lacks, then
+    :data:`NO_RULE` when some check cites no rule."""
+    catalogue_rules = rules()
+    rows = [RuleRow(rule.id, rule.group, rule.text) for rule in catalogue_rules.values()]
+    cited = dict.fromkeys(r for report in reports for result in report.results for r in result.rules)
+    rows += [RuleRow(rule_id, OTHER, "not in this oracle's rules catalogue") for rule_id in cited
+             if rule_id not in catalogue_rules]
+    if any(not result.rules for report in reports for result in report.results):
+        rows.append(RuleRow(NO_RULE, OTHER, "checks that cite no rule"))
+    return rows
+
+
+def card_rows(reports: Sequence[Report]) -> list[CardRow]:
+    """Every card of the catalogue (base, then the Artifacts expansion), then cards it does not know."""
+    cards = catalogue().cards
+    rows = [CardRow(c.id, c.name, c.family.value, c.cost, c.set) for c in cards.values()]
+    cited = dict.fromkeys(c for report in reports for result in report.results for c in result.cards)
+    rows += [CardRow(card_id, card_id, OTHER, None, OTHER) for card_id in cited if card_id not in cards]
+    return rows
+
+
+@dataclass(frozen=True)
+class Column:
+    """One implementation of the matrix: its report, a unique label, and its own page."""
+
+    index: int
+    report: Report
+    label: str
+    page: str
+    score: Score
+
+
+def columns(reports: Sequence[Report], pages: Sequence[str]) -> list[Column]:
+    """One column per report, labelled by engine and version, with the ``--impl`` (then a number) added
+    where two labels would be the same."""
+    labels = [f"{r.engine} {r.version}".strip() for r in reports]
+    twice = {label for label in labels if labels.count(label) > 1}
+    labels = [f"{label} ({r.impl})" if label in twice else label for label, r in zip(labels, reports, strict=True)]
+    twice = {label for label in labels if labels.count(label) > 1}
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        if label in twice:
+            seen[label] = seen.get(label, 0) + 1
+            labels[i] = f"{label} #{seen[label]}"
+    return [Column(i, report, labels[i], pages[i], report_score(report)) for i, report in enumerate(reports)]
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """Implementations by rules and by cards: ``rule_cells[rule id][column]`` and ``card_cells[card id][column]``."""
+
+    columns: tuple[Column, ...]
+    rules: tuple[RuleRow, ...]
+    cards: tuple[CardRow, ...]
+    rule_cells: dict[str, tuple[Tally, ...]]
+    card_cells: dict[str, tuple[Tally, ...]]
+
+
+def matrix(cols: Sequence[Column]) -> Matrix:
+    reports = [c.report for c in cols]
+    rule_list, card_list = rule_rows(reports), card_rows(reports)
+    per_rule = [by_rule(r) for r in reports]
+    per_card = [by_card(r) for r in reports]
+    return Matrix(
+        columns=tuple(cols),
+        rules=tuple(rule_list),
+        cards=tuple(card_list),
+        rule_cells={row.id: tuple(tally(groups.get(row.id, [])) for groups in per_rule) for row in rule_list},
+        card_cells={row.id: tuple(tally(groups.get(row.id, [])) for groups in per_card) for row in card_list},
+    )

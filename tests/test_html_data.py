@@ -1,0 +1,259 @@
+"""The HTML site without a browser: what the reports are read as, the cells and counts of the matrix, the
+embedded scenario sources, and what the pages contain (``oracle report html``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from oracle.cli import app
+from oracle.reports import RunInfo, build_report, write_json
+from oracle.reports.badge import report_score
+from oracle.reports.html.load import ReportError, Verdict, load_report, parse_report
+from oracle.reports.html.markup import outcome_symbol
+from oracle.reports.html.page_matrix import panel_data
+from oracle.reports.html.site import build_site, render_site
+from oracle.reports.html.tally import NO_RULE, Status, by_rule, columns, matrix, rule_rows, tally
+from oracle.reports.json_report import SCHEMA_FILE
+from oracle.results import CheckResult, Outcome
+from oracle.rules import rules
+from oracle.scenarios.loader import default_dir
+
+JSON = dict[str, Any]
+PAY3_FILE = default_dir() / "payment" / "PAY-3-red-and-blue-for-cost-1.toml"
+PAY3_ID = "PAY-3-red-and-blue-for-cost-1"
+REPRO = f"oracle check --impl tests.engine --select {PAY3_ID}"
+
+
+def _run(engine: str = "test-engine", impl: str = "tests.engine") -> RunInfo:
+    return RunInfo(engine=engine, engine_version="1.0", impl=impl, suites=("scenarios",),
+                   started=datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC), duration=1.0)
+
+
+def _result(check_id: str, outcome: Outcome, rules: tuple[str, ...] = ("PAY-3",), cards: tuple[str, ...] = (),
+            **kw: Any) -> CheckResult:
+    return CheckResult("scenarios", check_id, f"title of {check_id}", outcome, rules=rules, cards=cards, **kw)
+
+
+def _report(results: list[CheckResult], engine: str = "test-engine", impl: str = "tests.engine",
+            name: str = "r.json") -> Any:
+    return parse_report(build_report(results, _run(engine, impl)), Path(name))
+
+
+MIXED = [
+    _result("pay-ok", Outcome.PASS, cards=("base-fire-05",)),
+    _result(PAY3_ID, Outcome.ILLEGAL_ACCEPTED, cards=("Salamander",), reproduce=REPRO, step=2,
+            expected="rejected", actual="accepted", details={"file": str(PAY3_FILE), "line": 20}),
+    _result("pay-unsupported", Outcome.UNSUPPORTED),
+    _result("hunt-ok", Outcome.PASS, rules=("HUNT-1",)),
+    _result("no-rule", Outcome.ERROR, rules=()),
+]
+
+
+# ---------------------------------------------------------------------------------------------- cells and counts
+
+
+def test_cell_is_passes_over_checks_run_with_unsupported_apart() -> None:
+    cell = tally(by_rule(_report(MIXED))["PAY-3"])
+    assert (3, 1, 2, 1) == (cell.checks, cell.passes, cell.run, cell.unsupported)
+    assert Status.FAIL == cell.status
+    assert "1/2 +1 unsupported" == cell.figure
+
+
+def test_unsupported_is_never_shown_as_a_pass() -> None:
+    cell = tally(by_rule(_report([_result("x", Outcome.UNSUPPORTED)]))["PAY-3"])
+    assert (Status.UNSUPPORTED, "unsupported", 0) == (cell.status, cell.figure, cell.passes)
+    assert Status.NOT_RUN == tally([]).status
+
+
+def test_expected_failures_alone_are_known_not_passing() -> None:
+    cell = tally(by_rule(_report([_result("x", Outcome.EXPECTED_FAILURE), _result("y", Outcome.PASS)]))["PAY-3"])
+    assert (Status.KNOWN, "1/2") == (cell.status, cell.figure)
+
+
+def test_card_names_and_ids_count_as_the_same_card() -> None:
+    report = _report(MIXED)
+    assert ("base-fire-05",) == report.results[1].cards
+    cells = matrix(columns([report], ["index.html"])).card_cells["base-fire-05"]
+    assert 2 == cells[0].checks
+
+
+def test_rows_are_the_catalogue_then_unknown_rules_then_checks_citing_none() -> None:
+    report = _report([*MIXED, _result("future", Outcome.PASS, rules=("NEW-99",))])
+    ids = [row.id for row in rule_rows([report])]
+    assert list(rules()) == ids[:len(rules())]
+    assert ["NEW-99", NO_RULE] == ids[len(rules()):]
+
+
+def test_matrix_has_a_column_per_report_and_a_cell_per_rule_and_column() -> None:
+    good = _report([_result("pay-ok", Outcome.PASS)], engine="good")
+    bad = _report(MIXED, engine="bad")
+    m = matrix(columns([good, bad], ["report-01.html", "report-02.html"]))
+    assert ["good 1.0", "bad 1.0"] == [c.label for c in m.columns]
+    assert len(m.rules) == len(m.rule_cells)
+    assert all(len(cells) == 2 for cells in m.rule_cells.values())
+    assert [Status.PASS, Status.FAIL] == [t.status for t in m.rule_cells["PAY-3"]]
+    assert [Status.NOT_RUN, Status.PASS] == [t.status for t in m.rule_cells["HUNT-1"]]
+
+
+def test_two_reports_of_one_engine_get_distinct_labels() -> None:
+    a = _report(MIXED, impl="a.engine")
+    b = _report(MIXED, impl="b.engine")
+    c = _report(MIXED, impl="b.engine")
+    assert ["test-engine 1.0 (a.engine)", "test-engine 1.0 (b.engine) #1", "test-engine 1.0 (b.engine) #2"] == [
+        col.label for col in columns([a, b, c], ["1", "2", "3"])]
+
+
+def test_a_cell_opens_the_failing_checks_of_its_column_and_row() -> None:
+    good = _report([_result("pay-ok", Outcome.PASS)], engine="good")
+    bad = _report(MIXED, engine="bad")
+    data = panel_data(matrix(columns([good, bad], ["report-01.html", "report-02.html"])))
+    cells: dict[str, dict[str, list[int]]] = data["cells"]  # type: ignore[assignment]
+    checks: list[list[list[str]]] = data["checks"]  # type: ignore[assignment]
+    assert {"1": [0]} == cells["rule|PAY-3"]
+    assert "rule|HUNT-1" not in cells
+    entry = checks[1][0]
+    assert [PAY3_ID, "illegal-accepted", REPRO] == [entry[0], entry[1], entry[5]]
+    assert f"report-02.html#check-{PAY3_ID}" == entry[6]
+
+
+def test_every_outcome_has_its_own_symbol() -> None:
+    assert len(Outcome) == len({outcome_symbol(o) for o in Outcome})
+    assert len(Status) == len({s.symbol for s in Status})
+
+
+# ---------------------------------------------------------------------------------------------- reading reports
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("{", "r.json:1: not valid JSON"),
+    ('{"format": "other"}', "r.json: format: expected vale-oracle/report/1"),
+    ('{"format": "vale-oracle/report/1", "run": {"engine": {"name": "e"}}, "results": [{"id": "x", '
+     '"outcome": "great"}]}', "r.json: results[0].outcome: 'great' is not an outcome this oracle knows"),
+    ('{"format": "vale-oracle/report/1", "run": {"engine": {"name": "e"}}, "results": [{"id": 3, '
+     '"outcome": "pass"}]}', "r.json: results[0].id: must be a string"),
+])
+def test_a_bad_report_is_one_line_naming_the_file_and_field(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ReportError) as caught:
+        load_report(path)
+    assert str(caught.value).startswith(f"{tmp_path}/{message}")
+    result = CliRunner().invoke(app, ["report", "html", str(path), "-o", str(tmp_path / "site")])
+    assert 2 == result.exit_code
+    assert 1 == len(result.output.strip().splitlines())
+    assert "Traceback" not in result.output
+
+
+def test_later_fields_are_read_when_present_and_not_needed() -> None:
+    data = build_report(MIXED, _run())
+    data["run"].update(complete=False, stopped="the engine stopped answering")
+    data["results"][1]["notes"] = ["a plain note", {"text": "a structured note"}]
+    data["causes"] = [{"signature": "sig-1", "title": "superfluous stone accepted", "kind": "payment",
+                       "checks": [PAY3_ID], "count": 1, "rules": ["PAY-3"], "smallest": PAY3_ID}]
+    report = parse_report(data, Path("r.json"))
+    assert (False, "the engine stopped answering") == (report.complete, report.stopped)
+    assert ("a plain note", "a structured note") == report.results[1].notes
+    assert ("superfluous stone accepted", (PAY3_ID,)) == (report.causes[0].title, report.causes[0].checks)
+    page = render_site([report])["index.html"]
+    for text in ("superfluous stone accepted", "a structured note", "the engine stopped answering", "incomplete"):
+        assert text in page
+    bare = _report(MIXED)
+    assert (True, (), ()) == (bare.complete, bare.causes, bare.results[1].notes)
+
+
+def test_a_run_stopped_early_is_incomplete_and_lists_what_never_ran() -> None:
+    data = build_report([_result("pay-ok", Outcome.PASS), _result("slow", Outcome.INCOMPLETE)], _run())
+    data["run"].update(complete=False, stopped="time budget", not_run=["never-1", "never-2"])
+    data["totals"].pop("verdict", None)
+    report = parse_report(data, Path("r.json"))
+    assert (Verdict.FAILED, ("never-1", "never-2")) == (report.verdict, report.not_run)
+    data["results"].pop()
+    assert Verdict.INCOMPLETE == parse_report(data, Path("r.json")).verdict
+    page = render_site([parse_report(data, Path("r.json"))])["index.html"]
+    assert "INCOMPLETE" in page and "2 check(s) never ran" in page and "<code>never-2</code>" in page
+    assert "FAILED" in render_site([report])["index.html"]
+
+
+# ---------------------------------------------------------------------------------------------- embedded sources
+
+
+def test_the_json_report_embeds_each_failing_scenario_source(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    write_json(path, MIXED, _run())
+    data = json.loads(path.read_text(encoding="utf-8"))
+    jsonschema.validate(data, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    assert [PAY3_ID] == list(data["sources"])
+    source = data["sources"][PAY3_ID]
+    assert PAY3_FILE.read_text(encoding="utf-8") == source["text"]
+    assert re.fullmatch(r"[0-9a-f]{64}", source["sha256"])
+
+
+def test_a_report_from_another_machine_shows_its_scenario(tmp_path: Path) -> None:
+    data = build_report(MIXED, _run())
+    data["run"]["suite_version"] = "9.9-elsewhere"
+    data["results"][1]["details"]["file"] = "/elsewhere/PAY-3.toml"
+    data["sources"] = {PAY3_ID: {"file": "/elsewhere/PAY-3.toml", "sha256": "0" * 64,
+                                 "text": PAY3_FILE.read_text(encoding="utf-8")}}
+    page = render_site([parse_report(data, Path("r.json"))])["index.html"]
+    assert "The scenario in words" in page
+    assert "must be rejected: PAYMENT_SUPERFLUOUS_STONE" in page
+    data.pop("sources")
+    assert "The scenario in words" not in render_site([parse_report(data, Path("r.json"))])["index.html"]
+
+
+def test_a_report_without_sources_of_this_suite_version_shows_the_bundled_scenario() -> None:
+    data = build_report(MIXED, _run())
+    data.pop("sources")
+    page = render_site([parse_report(data, Path("r.json"))])["index.html"]
+    assert "this oracle&#x27;s suite" in page
+    assert "must be rejected: PAYMENT_SUPERFLUOUS_STONE" in page
+
+
+# ---------------------------------------------------------------------------------------------- the pages
+
+
+def test_one_report_is_one_page_and_several_are_a_matrix_and_a_page_each(tmp_path: Path) -> None:
+    paths = []
+    for i, results in enumerate((MIXED, MIXED[:1])):
+        paths.append(tmp_path / f"r{i}.json")
+        write_json(paths[-1], results, _run(engine=f"engine-{i}"))
+    single = build_site(paths[:1], tmp_path / "one")
+    assert ["index.html"] == [name for name, _ in single.pages]
+    several = build_site(paths, tmp_path / "two")
+    assert ["index.html", "report-01.html", "report-02.html"] == [name for name, _ in several.pages]
+    index = (tmp_path / "two" / "index.html").read_text(encoding="utf-8")
+    assert 'href="report-01.html#rule-HUNT-1"' in index
+    assert 'href="report-02.html#rule-HUNT-1"' not in index
+
+
+def test_pages_fetch_nothing_and_carry_a_symbol_per_status() -> None:
+    pages = render_site([_report(MIXED, engine="a"), _report(MIXED[:1], engine="b")])
+    for text in pages.values():
+        assert not re.search(r"<link\b|\bsrc=|@import|url\(|https?://", text)
+        assert "<style>" in text and "<script>" in text
+    assert f'title="{Status.FAIL.label}">{Status.FAIL.symbol}</span>' in pages["index.html"]
+
+
+def test_the_report_page_lists_each_failure_with_its_reproduce_command() -> None:
+    page = render_site([_report(MIXED)])["index.html"]
+    article = page[page.index(f'id="check-{PAY3_ID}"'):]
+    article = article[:article.index("</article>")]
+    assert f'data-copy="{REPRO}"' in article
+    assert "<code>rejected</code>" in article and "<code>accepted</code>" in article
+    assert 'id="rule-PAY-3" open' in page
+    assert 'id="card-base-fire-05"' in page
+
+
+def test_the_site_shows_the_badge_figure() -> None:
+    report = _report(MIXED)
+    assert "50 % · 2/4" == report_score(report).text
+    assert "50 % · 2/4" in render_site([report])["index.html"]
+    assert "50 % · 2/4" in render_site([report, _report(MIXED[:1], engine="b")])["index.html"]

@@ -1,0 +1,132 @@
+"""``oracle selftest``: which run each fixture gets, how a run is judged, and the whole self-test passing."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import vale_fixtures
+from oracle.cli import app
+from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from oracle.results import Outcome
+from oracle.selftest import FAULTS, REFERENCE, Expect, Fault, Plan, judge, plan_for, plans, run_selftest
+
+JSON = dict[str, Any]
+
+
+def _report(*results: tuple[str, tuple[str, ...]]) -> JSON:
+    return {"results": [{"id": f"c{i}", "outcome": outcome, "rules": list(rules)}
+                        for i, (outcome, rules) in enumerate(results)]}
+
+
+# ---------------------------------------------------------------------------------------------- the plans
+
+
+def test_every_fixture_module_with_an_engine_gets_a_plan() -> None:
+    names = [p.name for p in plans()]
+    modules = sorted(m.name for m in pkgutil.iter_modules(vale_fixtures.__path__))
+    assert REFERENCE == names[0]
+    assert sorted(names[1:]) == names[1:]
+    skipped = [m for m in modules if m not in names]
+    assert "broken" in skipped
+    for name in skipped:
+        module = importlib.import_module(f"vale_fixtures.{name}")
+        assert not callable(getattr(module, "create", None)), f"{name} has an engine but no plan"
+
+
+def test_each_rule_breaking_fixture_must_be_caught_with_its_declared_rule() -> None:
+    for plan in plans():
+        if plan.expect is not Expect.CAUGHT:
+            continue
+        engine = importlib.import_module(plan.impl).create()
+        assert engine.BROKEN_RULE == plan.rule
+        assert ["--rule", plan.rule] == list(plan.args[2:])
+
+
+def test_suites_come_from_the_rule_catalogue() -> None:
+    setup = plan_for("scores_from_seat_zero")
+    payment = plan_for("superfluous_payment")
+    assert setup is not None and payment is not None
+    assert ("--suite", "setup", "--rule", "SETUP-2") == setup.args
+    assert ("--suite", "scenarios", "--rule", "PAY-3") == payment.args
+
+
+def test_fault_fixtures_and_the_minimal_adapter() -> None:
+    by_name = {p.name: p for p in plans()}
+    assert set(FAULTS) <= set(by_name)
+    assert (Expect.FAULT_OUTCOME, Outcome.TIMEOUT) == (by_name["hangs"].expect, FAULTS["hangs"].outcome)
+    assert (Expect.FAULT_OUTCOME, Outcome.ERROR) == (by_name["crashes"].expect, FAULTS["crashes"].outcome)
+    assert (Expect.FAULT_EXIT, EXIT_BAD_INPUT) == (by_name["import_fails"].expect, FAULTS["import_fails"].exit_code)
+    assert Expect.PASSES == by_name["minimal_adapter"].expect
+    assert Expect.CLEAN == by_name[REFERENCE].expect
+
+
+def test_a_fault_may_name_one_factory_of_a_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(FAULTS, "minimal_adapter:create", Fault(("--suite", "setup"), outcome=Outcome.ERROR))
+    found = {p.name: p for p in plans()}
+    plan = found["minimal_adapter:create"]
+    assert ("vale_fixtures.minimal_adapter:create", Expect.FAULT_OUTCOME) == (plan.impl, plan.expect)
+    assert Expect.PASSES == found["minimal_adapter"].expect
+
+
+# ---------------------------------------------------------------------------------------------- judging a run
+
+
+CAUGHT = Plan("x", "x", Expect.CAUGHT, rule="PAY-3")
+
+
+def test_caught_needs_a_failing_check_citing_the_rule() -> None:
+    assert judge(CAUGHT, EXIT_FAILED, _report(("pass", ("PAY-3",)), ("fail", ("PAY-3", "PAY-1"))), "")[0]
+    ok, seen = judge(CAUGHT, EXIT_FAILED, _report(("pass", ("PAY-3",)), ("fail", ("PAY-1",))), "")
+    assert (False, True) == (ok, seen.startswith("not caught: failures cite PAY-1"))
+    assert not judge(CAUGHT, EXIT_FAILED, _report(("expected-failure", ("PAY-3",))), "")[0]
+
+
+def test_clean_means_every_check_passes() -> None:
+    plan = Plan(REFERENCE, "oracle.reference", Expect.CLEAN)
+    assert judge(plan, EXIT_OK, _report(("pass", ())), "")[0]
+    assert not judge(plan, EXIT_OK, _report(("pass", ()), ("unsupported", ())), "")[0]
+    assert not judge(plan, EXIT_OK, _report(), "")[0]
+
+
+def test_passes_allows_unsupported_but_not_failures() -> None:
+    plan = Plan("minimal_adapter", "m", Expect.PASSES)
+    assert judge(plan, EXIT_OK, _report(("pass", ()), ("unsupported", ())), "")[0]
+    assert not judge(plan, EXIT_FAILED, _report(("pass", ()), ("fail", ())), "")[0]
+
+
+def test_a_fault_is_its_outcome_everywhere_or_its_exit_code() -> None:
+    hangs = Plan("hangs", "h", Expect.FAULT_OUTCOME, fault=FAULTS["hangs"])
+    assert judge(hangs, EXIT_FAILED, _report(("timeout", ()), ("timeout", ())), "")[0]
+    assert not judge(hangs, EXIT_FAILED, _report(("timeout", ()), ("error", ())), "")[0]
+    import_fails = Plan("import_fails", "i", Expect.FAULT_EXIT, fault=FAULTS["import_fails"])
+    assert judge(import_fails, EXIT_BAD_INPUT, None, "error: --impl 'i': importing i raised ImportError\n")[0]
+    assert not judge(import_fails, EXIT_FAILED, None, "Traceback (most recent call last):\n")[0]
+
+
+# ---------------------------------------------------------------------------------------------- real runs
+
+
+def test_a_wrong_expectation_is_reported_as_failed(tmp_path: Path) -> None:
+    wrong = Plan(REFERENCE, "oracle.reference", Expect.CAUGHT, ("--suite", "scenarios", "--rule", "PAY-3"),
+                 rule="PAY-3")
+    [verdict] = run_selftest(tmp_path, chosen=[wrong])
+    assert not verdict.ok
+    assert verdict.seen.startswith("not caught")
+
+
+def test_oracle_selftest_passes_and_builds_the_matrix(tmp_path: Path) -> None:
+    reports, site = tmp_path / "reports", tmp_path / "site"
+    result = CliRunner().invoke(app, ["selftest", "--reports", str(reports), "--html", str(site)])
+    assert 0 == result.exit_code, result.output
+    lines = result.output.splitlines()
+    assert lines[-1].startswith(f"selftest PASSED: {len(plans())} of {len(plans())} runs as expected")
+    assert all(" ok " in line for line in lines[1:len(plans()) + 1])
+    assert (reports / "reference.json").is_file()
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "fixture vale_fixtures.superfluous_payment (breaks PAY-3)" in index
