@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.model import EffectType, Stones
+from oracle.model import Stones
 from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
-from oracle.reference.decisions import DecisionSpec, card_choices, option_choices
+from oracle.reference.decisions import DecisionSpec, selections
 from oracle.reference.effects.registry import TILES, instant_can_resolve
-from oracle.reference.payment import check_payment
+from oracle.reference.payment import check_payment, legal_payments
 from oracle.reference.table import Table
 
 JSON = dict[str, Any]
@@ -319,15 +319,17 @@ def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
     if kind is DecisionKind.CHOOSE_PLAYER:
         return [{"type": "choose_player", "player": player, "target": p} for p in spec.players]
     if kind is DecisionKind.CHOOSE_CARDS:
-        return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in card_choices(spec)]
+        chosen = selections(spec.cards, spec.min, spec.max)
+        return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in chosen]
     if kind is DecisionKind.CHOOSE_OPTIONS:
-        return [{"type": "choose_options", "player": player, "options": list(o)} for o in option_choices(spec)]
+        chosen = selections(spec.options, spec.min, spec.max)
+        return [{"type": "choose_options", "player": player, "options": list(o)} for o in chosen]
     if kind is DecisionKind.ARTIFACT_PICK:
         return [{"type": "take_artifact", "player": player, "tile": t} for t in spec.cards]
     if kind is DecisionKind.PAY:
         assert player is not None
         held = table.stones(player)
-        payments = table.legal_payments(held, table.stone_values(player), spec.cost)
+        payments = legal_payments(held, table.stone_values(player), spec.cost)
         return [{"type": "pay", "player": player, "payment": p.to_json()} for p in payments]
     if kind is DecisionKind.UPGRADE_STONES:
         eligible = spec.eligible or Stones()
@@ -352,10 +354,10 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
         for card_id in sorted(set(me.hand)):
             cost = table.summon_cost(player, table.card(card_id))
             if cost not in payments_by_cost:
-                payments_by_cost[cost] = table.legal_payments(me.stones, values, cost)
+                payments_by_cost[cost] = legal_payments(me.stones, values, cost)
             for paid in payments_by_cost[cost]:
                 out.append({"type": "summon", "player": player, "card": card_id, "payment": paid.to_json()})
-    for paid in table.legal_payments(me.stones, values, table.state.round):
+    for paid in legal_payments(me.stones, values, table.state.round):
         for card_id in sorted(me.area):
             out.append({"type": "remove", "player": player, "card": card_id, "payment": paid.to_json()})
     if me.artifact is not None:
@@ -365,19 +367,9 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
 
 
 def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
-    """The candidates that pass :func:`check`; the state does not change while listing, so SUM-4 answers and
-    summon costs are remembered for the duration of the call."""
+    """The candidates that pass :func:`check`; the state does not change while listing, so the table remembers
+    SUM-4 answers, summon costs and stone values for the duration of the call."""
     if spec is None:
         return []
-    table.resolvable_cache = {}
-    table.cost_cache = {}
-    table.values_cache = {}
-    try:
+    with table.listing():
         return [a for a in candidates(table, spec) if check(table, spec, a) is None]
-    finally:
-        table.resolvable_cache = None
-        table.cost_cache = None
-
-
-def has_active(table: Table, card_id: str) -> bool:
-    return table.card(card_id).has(EffectType.ACTIVE)

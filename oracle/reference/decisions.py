@@ -1,8 +1,7 @@
 """Pending decisions: who decides what, and the answers that fit.
 
-A :class:`DecisionSpec` is what the engine asks; :func:`candidate_answers` lists the answers that fit
-its shape (card choices, options, players). Legality of Action-phase actions lives in
-:mod:`oracle.reference.actions`.
+A :class:`DecisionSpec` is what the engine asks; :func:`selections` lists the card or option choices that fit
+its shape. Legality of every answer lives in :mod:`oracle.reference.actions`.
 """
 
 from __future__ import annotations
@@ -60,16 +59,9 @@ class DecisionSpec:
         return out
 
 
-def card_choices(spec: DecisionSpec) -> list[tuple[str, ...]]:
-    """Every sorted selection of between ``min`` and ``max`` of the offered cards."""
+def selections(items: tuple[str, ...], least: int, most: int) -> list[tuple[str, ...]]:
+    """Every sorted selection of between ``least`` and ``most`` of ``items`` (cards or options on offer)."""
     out: list[tuple[str, ...]] = []
-    for size in range(spec.min, spec.max + 1):
-        out.extend(itertools.combinations(sorted(spec.cards), size))
-    return out
-
-
-def option_choices(spec: DecisionSpec) -> list[tuple[str, ...]]:
-    out: list[tuple[str, ...]] = []
-    for size in range(spec.min, spec.max + 1):
-        out.extend(itertools.combinations(sorted(spec.options), size))
+    for size in range(least, most + 1):
+        out.extend(itertools.combinations(sorted(items), size))
     return out

@@ -1,58 +1,82 @@
-"""The table: every change to the game state goes through here, and each change emits an event.
+"""The table: the one writer of the game state; every change goes through here and emits an event.
 
-This module is the one place where the reference engine mutates state. Queries that depend on the
-cards in force (stone values, holding limit, costs, area capacity) live here too, next to the state
-they read.
+Queries that depend on the cards in force (stone values, holding limit, costs, area capacity) live here too,
+next to the state they read, with the memo that remembers them while legal actions are listed.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from oracle.cards import Card, catalogue
-from oracle.model import COLORS, EffectType, Family, Stones
+from oracle.model import Family, Stones
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
-from oracle.reference.payment import StoneValues, legal_payments
-from oracle.reference.state import Frame, GameState
+from oracle.reference.notes import PAID, Note
+from oracle.reference.payment import StoneValues
+from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase
 
 JSON = dict[str, Any]
+T = TypeVar("T")
 
 BASE_HOLDING_LIMIT = 4
 
 
+@dataclass
+class ListingMemo:
+    """Answers that cannot change while one position's legal actions are listed (nothing writes the state then).
+
+    Key and lifetime: ``can_resolve`` (SUM-4) by (owner, card, acting card), ``costs`` by (player, card id),
+    ``values`` by player; :meth:`Table.listing` opens the memo for one listing and drops it afterwards, and a
+    copy of the table (``what_if``) starts without one, since its state differs.
+    """
+
+    can_resolve: dict[tuple[int, str, str], bool] = field(default_factory=dict)
+    costs: dict[tuple[int, str], int] = field(default_factory=dict)
+    values: dict[int, StoneValues] = field(default_factory=dict)
+
+
 class Table:
-    """Wraps a :class:`GameState`; mutates it and records events."""
+    """Wraps a :class:`GameState`; the only code that writes it (besides the snapshot reader), recording events."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[JSON] = []
         self.cards = catalogue()
-        self.resolvable_cache: dict[tuple[int, str, str], bool] | None = None
-        self.cost_cache: dict[tuple[int, str], int] | None = None
-        self.values_cache: dict[tuple[int, str], StoneValues] = {}
+        self.memo: ListingMemo | None = None
+
+    def _twin(self, events: list[JSON]) -> Table:
+        twin = Table.__new__(Table)
+        twin.state = self.state.clone()
+        twin.events = events
+        twin.cards = self.cards
+        twin.memo = None
+        return twin
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """Copies share the immutable card catalogue; only the state and events are copied."""
-        twin = Table.__new__(Table)
-        twin.state = self.state.clone()
-        twin.events = copy.deepcopy(self.events, memo)
-        twin.cards = self.cards
-        twin.resolvable_cache = None
-        twin.cost_cache = None
-        twin.values_cache = {}
-        return twin
+        return self._twin(copy.deepcopy(self.events, memo))
 
     def what_if(self) -> Table:
         """A throwaway copy for 'what would happen if' questions; changes to it never reach this table."""
-        twin = Table.__new__(Table)
-        twin.state = self.state.clone()
-        twin.events = []
-        twin.cards = self.cards
-        twin.resolvable_cache = None
-        twin.cost_cache = None
-        twin.values_cache = {}
-        return twin
+        return self._twin([])
+
+    @contextmanager
+    def listing(self) -> Iterator[None]:
+        """Remember costs, stone values and SUM-4 answers while the legal actions of this position are listed."""
+        self.memo = ListingMemo()
+        try:
+            yield
+        finally:
+            self.memo = None
+
+    def take_events(self) -> list[JSON]:
+        """The events since the last call, oldest first."""
+        events, self.events = self.events, []
+        return events
 
     # ----------------------------------------------------------------- queries
 
@@ -68,19 +92,19 @@ class Table:
             if effect is None:
                 continue
             if unfinished is None:
-                unfinished = {f.card for f in self.state.stack if f.kind == "summon"}
+                unfinished = self._unfinished()
             if card_id not in unfinished:
                 out.append((self.card(card_id), effect))
         return out
 
     def stone_values(self, player: int) -> StoneValues:
         """PAY-4 / RUL-16: the stone values in force for this player now."""
-        if self.cost_cache is not None:
-            key = (player, "stone values")
-            if key not in self.values_cache:
-                self.values_cache[key] = self._stone_values(player)
-            return self.values_cache[key]
-        return self._stone_values(player)
+        if self.memo is None:
+            return self._stone_values(player)
+        values = self.memo.values.get(player)
+        if values is None:
+            values = self.memo.values[player] = self._stone_values(player)
+        return values
 
     def _stone_values(self, player: int) -> StoneValues:
         red, blue, purple = 1, 3, 6
@@ -100,12 +124,13 @@ class Table:
 
     def summon_cost(self, player: int, card: Card) -> int:
         """SUM-3: the printed cost changed by the effects in force, never below 0; a fixed cost wins (ART-9)."""
-        if self.cost_cache is not None:
-            key = (player, card.id)
-            if key not in self.cost_cache:
-                self.cost_cache[key] = self._summon_cost(player, card)
-            return self.cost_cache[key]
-        return self._summon_cost(player, card)
+        if self.memo is None:
+            return self._summon_cost(player, card)
+        key = (player, card.id)
+        cost = self.memo.costs.get(key)
+        if cost is None:
+            cost = self.memo.costs[key] = self._summon_cost(player, card)
+        return cost
 
     def _summon_cost(self, player: int, card: Card) -> int:
         in_force = self.in_force(player)
@@ -119,10 +144,6 @@ class Table:
             if effect.cost_change is not None:
                 cost += effect.cost_change(card)
         return max(0, cost)
-
-    def legal_payments(self, held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
-        """PAY-1..PAY-5: every legal payment of ``cost`` from ``held``."""
-        return legal_payments(held, values, cost)
 
     def area_capacity(self, player: int) -> int:
         """SUM-1: as many areas as the round number, plus bought Additional Areas (ART-8)."""
@@ -154,7 +175,8 @@ class Table:
         return fixed | set(missing[:wild])
 
     def _unfinished(self) -> set[str]:
-        return {f.card for f in self.state.stack if f.kind == "summon"}
+        """The cards whose summon is still in progress (SUM-6: their Permanent effect is not in force yet)."""
+        return {f.card for f in self.state.stack if f.kind is FrameKind.SUMMON}
 
     def stones(self, player: int) -> Stones:
         return self.state.players[player].stones
@@ -172,7 +194,7 @@ class Table:
             if (
                 held > BASE_HOLDING_LIMIT
                 and held > self.holding_limit(index)
-                and not any(f.kind == "keep" and f.player == index for f in self.state.stack)
+                and not any(f.kind is FrameKind.KEEP and f.player == index for f in self.state.stack)
             ):
                 return index
         return None
@@ -292,7 +314,7 @@ class Table:
         self.state.players[player].hand.remove(card_id)
         self.state.players[player].area.append(card_id)
         self.emit("card_summoned", player=player, card=card_id, paid=paid.to_json(), free=free)
-        self.state.stack.append(Frame(kind="summon", player=player, card=card_id, memo={"paid": paid.to_json()}))
+        self.state.stack.append(Frame(FrameKind.SUMMON, player, card_id, memo={PAID: paid}))
 
     def fire_summon_triggers(self, player: int, card_id: str, paid: Stones) -> None:
         """EFF-3: the other cards' summon triggers react; the summoned card's own effect does not."""
@@ -443,15 +465,66 @@ class Table:
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=None, card=card_id, zone="display", source=source)
 
+    # ----------------------------------------------------------------- turns and phases
+
+    def mark_display_dealt(self) -> None:
+        """HUNT-1: the display is dealt for this round (the Hunting phase goes on to the picks)."""
+        self.state.revealed = True
+
+    def start_phase(self, phase: Phase) -> None:
+        """ROUND-1: the Action and Resolution phases start with the first player's turn."""
+        state = self.state
+        state.phase = phase
+        state.turn_player = state.first_player if phase in (Phase.ACTION, Phase.RESOLUTION) else None
+        state.actives_used = []
+        self.emit("phase_started", phase=phase.value, round=state.round)
+
+    def pass_turn(self, player: int) -> None:
+        """ACT-1 / EFF-5: ``player`` takes the next turn, with no Active effect used yet."""
+        self.state.turn_player = player
+        self.state.actives_used = []
+
+    def use_active(self, card_id: str) -> None:
+        """EFF-5: the card's Active effect is spent for this Resolution turn."""
+        self.state.actives_used.append(card_id)
+
+    def start_next_round(self) -> None:
+        """ROUND-2: the first player marker passes to the left and a new round starts with a new display."""
+        state = self.state
+        state.round += 1
+        state.first_player = (state.first_player + 1) % state.n
+        state.revealed = False
+        self.emit("round_started", round=state.round, first_player=state.first_player)
+
+    def end_game(self, winners: list[int]) -> None:
+        """END-1: the game is over; ``winners`` share the victory (END-2)."""
+        state = self.state
+        state.phase = Phase.GAME_OVER
+        state.turn_player = None
+        state.winners = list(winners)
+        self.emit("game_over", round=state.round, winners=list(winners), scores=[p.score for p in state.players])
+
+    # ----------------------------------------------------------------- the resolution stack
+
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)
 
+    def push_effect(self, player: int, card_id: str, effect: EffectKind, source: str = "",
+                    memo: dict[Note[Any], Any] | None = None) -> None:
+        """An effect starts resolving on a frame of its own (``source`` differs from the card for a copy, RUL-12)."""
+        self.state.stack.append(Frame(FrameKind.EFFECT, player, card_id, source, effect, memo=memo or {}))
+
     def push_shuffle(self) -> None:
-        self.state.stack.append(Frame(kind="shuffle", player=-1))
+        """DECK-1: chance (no player) must shuffle the discard pile into a new draw pile."""
+        self.state.stack.append(Frame(FrameKind.SHUFFLE, player=-1))
 
+    def pop_frame(self) -> Frame:
+        """The top frame's work is done."""
+        return self.state.stack.pop()
 
-def has_effect(card: Card, effect_type: EffectType) -> bool:
-    return effect_type in card.effect_types
+    def next_stage(self, frame: Frame) -> None:
+        frame.stage += 1
 
-
-ALL_COLORS = COLORS
+    def note(self, frame: Frame, note: Note[T], value: T) -> None:
+        """A stage leaves ``value`` under ``note`` on its frame for the stages after it."""
+        frame.memo[note] = value

@@ -4,8 +4,8 @@
   be fully resolved (rule SUM-4).
 * :class:`Permanent` - a Permanent effect: value, limit and cost modifiers and event triggers.
 
-Handlers live in ``fire.py``, ``water.py``, ``earth.py``, ``wind.py`` and ``dragon.py`` and register
-themselves with :func:`instant`, :func:`active` and :func:`permanent`.
+Handlers live in one module per family (and ``tiles.py``) and register themselves with :func:`instant`,
+:func:`active`, :func:`permanent`, :func:`triggered` and :func:`tile`.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ class Stage(Protocol):
 
 
 def always(table: Table, owner: int, card: str) -> bool:
+    """The can-resolve test of an effect that can always be fully resolved."""
     return True
 
 
@@ -120,13 +121,12 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     effect = INSTANT.get(card_id)
     if effect is None:
         return True
-    cache = table.resolvable_cache
+    if table.memo is None:
+        return effect.can_resolve(table, owner, acting or card_id)
     key = (owner, card_id, acting)
-    if cache is not None and key in cache:
-        return cache[key]
-    answer = effect.can_resolve(table, owner, acting or card_id)
-    if cache is not None:
-        cache[key] = answer
+    answer = table.memo.can_resolve.get(key)
+    if answer is None:
+        answer = table.memo.can_resolve[key] = effect.can_resolve(table, owner, acting or card_id)
     return answer
 
 

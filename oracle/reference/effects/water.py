@@ -10,11 +10,15 @@ from oracle.reference.effects.steps import (
     ChooseOptions,
     Do,
     Draw,
+    chose,
+    discard_stones_for_points,
+    gain_points_if,
     gain_points_per,
     gain_stones,
     points_then_chosen_player_discards,
     recover_self,
 )
+from oracle.reference.notes import OPTIONS
 from oracle.reference.table import Table
 
 
@@ -46,7 +50,7 @@ instant("base-water-04", Effect((gain_stones(Stones(blue=1)),)))
 active("base-water-04", Effect((recover_self(),), rule="EFF-6"))
 
 # base-water-05 Nessie: ⌛ 2 points if there is no Dragon card in your area.
-active("base-water-05", Effect((gain_points_per(2, lambda ctx: 0 if ctx.count_in_area(Family.DRAGON) else 1),)))
+active("base-water-05", Effect((gain_points_if(2, lambda ctx: ctx.count_in_area(Family.DRAGON) == 0),)))
 
 # base-water-06 Hae-tae: ∞ blue and purple stones swap values (PAY-4, RUL-16).
 permanent("base-water-06", Permanent(swap_blue_purple=True, rule="RUL-16"))
@@ -66,7 +70,8 @@ def _snail_options(ctx: EffectContext) -> list[str]:
 
 
 def _snail_exchange(ctx: EffectContext) -> None:
-    for name in ctx.memo.get("exchange", []):
+    name = ctx.chosen(OPTIONS)
+    if name is not None:
         give, take = SNAIL_EXCHANGES[name]
         ctx.table.discard_stones(ctx.owner, give, ctx.source_id)
         ctx.table.gain_stones(ctx.owner, take, ctx.source_id)
@@ -74,7 +79,7 @@ def _snail_exchange(ctx: EffectContext) -> None:
 
 # base-water-07 Snail Maiden: ⌛ choose one: 1 blue -> 1 purple, or 1 purple -> 3 blue; only possible ones (EFF-1).
 active("base-water-07", Effect((
-    ChooseOptions("exchange", "Snail Maiden: choose a stone exchange", _snail_options),
+    ChooseOptions(OPTIONS, "Snail Maiden: choose a stone exchange", _snail_options),
     Do(_snail_exchange),
 ), rule="EFF-1"))
 
@@ -104,21 +109,20 @@ def _hydra_options(ctx: EffectContext) -> list[str]:
 
 def _hydra_receive(ctx: EffectContext) -> None:
     """Both chosen stones arrive together (one holding-limit check, LIMIT-2); the draw follows as its own stage."""
-    chosen = ctx.memo.get("hydra", [])
+    chosen = ctx.note(OPTIONS)
     stones = Stones()
     for name in chosen:
         stones = stones + HYDRA_STONES.get(name, Stones())
     ctx.table.gain_stones(ctx.owner, stones, ctx.source_id)
     if HYDRA_POINTS in chosen:
         ctx.table.gain_points(ctx.owner, 4, ctx.source_id)
-    ctx.memo["hydra_draw"] = HYDRA_DRAW in chosen
 
 
 # base-water-10 Hydra: ⚡ choose 2 different options of purple stone / draw 1 / 2 blue stones / 4 points (RUL-6).
 instant("base-water-10", Effect((
-    ChooseOptions("hydra", "Hydra: choose 2 different options", _hydra_options, least=2, most=2),
+    ChooseOptions(OPTIONS, "Hydra: choose 2 different options", _hydra_options, least=2, most=2),
     Do(_hydra_receive),
-    Draw(if_memo="hydra_draw"),
+    Draw(when=chose(OPTIONS, HYDRA_DRAW)),
 ), rule="RUL-6"))
 
 
@@ -140,15 +144,8 @@ instant("base-water-13", Effect((gain_stones(Stones(blue=2)),)))
 permanent("base-water-13", Permanent(blue_purple_bonus=1, rule="RUL-16"))
 
 
-def _charybdis(ctx: EffectContext) -> None:
-    """EFF-2: the 5 points come only if a blue stone was really discarded."""
-    if ctx.table.stones(ctx.owner).blue >= 1:
-        ctx.table.discard_stones(ctx.owner, Stones(blue=1), ctx.source_id)
-        ctx.table.gain_points(ctx.owner, 5, ctx.source_id)
-
-
 # base-water-14 Charybdis: ⌛ discard a blue stone; if you did, gain 5 points (EFF-2).
-active("base-water-14", Effect((Do(_charybdis),), rule="EFF-2"))
+active("base-water-14", Effect((discard_stones_for_points(Stones(blue=1), 5),), rule="EFF-2"))
 
 # base-water-15 Poseidon: ⚡ 3 points per Water card in the area, Poseidon included (SUM-5).
 instant("base-water-15", Effect((gain_points_per(3, lambda ctx: ctx.count_in_area(Family.WATER)),), rule="SUM-5"))
