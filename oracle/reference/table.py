@@ -46,14 +46,14 @@ class Table:
         self.state = state
         self.events: list[JSON] = []
         self.cards = catalogue()
-        self.memo: ListingMemo | None = None
+        self.remembered: ListingMemo | None = None
 
     def _twin(self, events: list[JSON]) -> Table:
         twin = Table.__new__(Table)
         twin.state = self.state.clone()
         twin.events = events
         twin.cards = self.cards
-        twin.memo = None
+        twin.remembered = None
         return twin
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
@@ -67,11 +67,11 @@ class Table:
     @contextmanager
     def listing(self) -> Iterator[None]:
         """Remember costs, stone values and SUM-4 answers while the legal actions of this position are listed."""
-        self.memo = ListingMemo()
+        self.remembered = ListingMemo()
         try:
             yield
         finally:
-            self.memo = None
+            self.remembered = None
 
     def take_events(self) -> list[JSON]:
         """The events since the last call, oldest first."""
@@ -99,11 +99,11 @@ class Table:
 
     def stone_values(self, player: int) -> StoneValues:
         """PAY-4 / RUL-16: the stone values in force for this player now."""
-        if self.memo is None:
+        if self.remembered is None:
             return self._stone_values(player)
-        values = self.memo.values.get(player)
+        values = self.remembered.values.get(player)
         if values is None:
-            values = self.memo.values[player] = self._stone_values(player)
+            values = self.remembered.values[player] = self._stone_values(player)
         return values
 
     def _stone_values(self, player: int) -> StoneValues:
@@ -124,12 +124,12 @@ class Table:
 
     def summon_cost(self, player: int, card: Card) -> int:
         """SUM-3: the printed cost changed by the effects in force, never below 0; a fixed cost wins (ART-9)."""
-        if self.memo is None:
+        if self.remembered is None:
             return self._summon_cost(player, card)
         key = (player, card.id)
-        cost = self.memo.costs.get(key)
+        cost = self.remembered.costs.get(key)
         if cost is None:
-            cost = self.memo.costs[key] = self._summon_cost(player, card)
+            cost = self.remembered.costs[key] = self._summon_cost(player, card)
         return cost
 
     def _summon_cost(self, player: int, card: Card) -> int:

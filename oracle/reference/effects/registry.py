@@ -121,12 +121,12 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     effect = INSTANT.get(card_id)
     if effect is None:
         return True
-    if table.memo is None:
+    if table.remembered is None:
         return effect.can_resolve(table, owner, acting or card_id)
     key = (owner, card_id, acting)
-    answer = table.memo.can_resolve.get(key)
+    answer = table.remembered.can_resolve.get(key)
     if answer is None:
-        answer = table.memo.can_resolve[key] = effect.can_resolve(table, owner, acting or card_id)
+        answer = table.remembered.can_resolve[key] = effect.can_resolve(table, owner, acting or card_id)
     return answer
 
 
