@@ -87,8 +87,7 @@ def _check_marked(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
         return card_id
-    assert spec.player is not None
-    if card_id not in table.state.players[spec.player].markers:
+    if card_id not in table.state.players[spec.decider].markers:
         return _reject(
             RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"
         )
@@ -99,8 +98,7 @@ def _check_summon(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
         return card_id
-    player = spec.player
-    assert player is not None
+    player = spec.decider
     if card_id not in table.hand(player):
         return _reject(RejectionCode.CARD_NOT_IN_HAND, "SUM-2", f"{card_id} is not in player {player}'s hand")
     if not table.area_free(player):
@@ -127,8 +125,7 @@ def _check_remove(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
         return card_id
-    player = spec.player
-    assert player is not None
+    player = spec.decider
     if card_id not in table.state.players[player].area:
         return _reject(RejectionCode.CARD_NOT_IN_AREA, "REM-1", f"{card_id} is not in player {player}'s area")
     paid = _stones_field(action, "payment")
@@ -138,22 +135,18 @@ def _check_remove(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
 
 
 def _check_end_turn(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    assert spec.player is not None
-    markers = table.state.players[spec.player].markers
-    if markers:
-        return _reject(
-            RejectionCode.MARKER_STILL_PLACED, "ACT-2",
-            f"player {spec.player} still has a marker on {', '.join(sorted(markers))}",
-        )
-    return None
+    markers = table.state.players[spec.decider].markers
+    return _reject(
+        RejectionCode.MARKER_STILL_PLACED, "ACT-2",
+        f"player {spec.player} still has a marker on {', '.join(sorted(markers))}",
+    ) if markers else None
 
 
 def _check_keep(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
     kept = _stones_field(action, "stones")
     if isinstance(kept, Rejection):
         return kept
-    assert spec.player is not None
-    held = table.stones(spec.player)
+    held = table.stones(spec.decider)
     if not held.contains(kept):
         return _reject(RejectionCode.STONES_NOT_HELD, "LIMIT-2", f"keeps {kept} but holds only {held}")
     if kept.total != spec.limit:
@@ -241,21 +234,19 @@ def usable_artifact(table: Table, player: int) -> str | None:
 
 
 def _check_use_artifact(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    assert spec.player is not None
-    if usable_artifact(table, spec.player) is None:
-        return _reject(
-            RejectionCode.NO_USABLE_ARTIFACT, "ART-5",
-            f"player {spec.player} holds no artifact with an Action ability that can be used now",
-        )
-    return None
+    if usable_artifact(table, spec.decider) is not None:
+        return None
+    return _reject(
+        RejectionCode.NO_USABLE_ARTIFACT, "ART-5",
+        f"player {spec.player} holds no artifact with an Action ability that can be used now",
+    )
 
 
 def _check_pay(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
     paid = _stones_field(action, "payment")
     if isinstance(paid, Rejection):
         return paid
-    assert spec.player is not None
-    return check_payment(table.stones(spec.player), paid, table.stone_values(spec.player), spec.cost)
+    return check_payment(table.stones(spec.decider), paid, table.stone_values(spec.decider), spec.cost)
 
 
 def _check_upgrade(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:

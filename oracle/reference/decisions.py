@@ -33,6 +33,13 @@ class DecisionSpec:
     cost: int = 0
     eligible: Stones | None = None
 
+    @property
+    def decider(self) -> int:
+        """The player who decides; only a chance decision has none, and no player's action answers it."""
+        if self.player is None:
+            raise ValueError(f"a {self.kind.value} decision is made by chance, not by a player")
+        return self.player
+
     def to_json(self) -> JSON:
         out: JSON = {"kind": self.kind.value, "player": self.player, "prompt": self.prompt}
         if self.source:

@@ -14,6 +14,7 @@ from oracle.reference.effects.steps import (
     another_card_in_area,
     gain_points,
     gain_points_per,
+    gain_printed_cost_of,
     other_summoned,
     recover_self,
     recovers_itself,
@@ -72,19 +73,11 @@ triggered(DUDURI_KING, Effect((
 ), rule="STONE-2"))
 
 
-def _anubis(ctx: EffectContext) -> None:
-    """The points are the printed cost, even when the card's own effect replaces the discard (Ash: RUL-5)."""
-    card_id = ctx.chosen(DISCARD)
-    if card_id is not None:
-        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
-        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
-
-
 # art-earth-03 Anubis: ⚡ discard another of your summoned cards and gain its printed cost in points; needs one to be
 # summoned (SUM-4, ART-10).
 instant("art-earth-03", Effect((
     ChooseCards(DISCARD, "Anubis: discard another of your summoned cards", other_summoned),
-    Do(_anubis),
+    gain_printed_cost_of(DISCARD, lambda table, owner, card, source: table.discard_from_area(owner, card, source)),
 ), can_resolve=another_card_in_area, rule="SUM-4"))
 
 DISCARD_SELF = "discard_this_card"

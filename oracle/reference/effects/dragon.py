@@ -16,10 +16,10 @@ from oracle.reference.effects.steps import (
     free_summon_candidates,
     gain_points,
     gain_points_per,
+    gain_printed_cost_of,
     gain_stones,
     other_summoned,
     points_then_chosen_player_discards,
-    recover_chosen,
 )
 from oracle.reference.notes import COPY, DISCARDED_SELF, RECOVER
 from oracle.reference.table import Table
@@ -65,16 +65,10 @@ instant("base-dragon-05", points_then_chosen_player_discards("Boulder", 8, Famil
 instant("base-dragon-06", points_then_chosen_player_discards("Gust", 8, Family.EARTH))
 
 
-def _aeris_recover(ctx: EffectContext) -> None:
-    card_id = recover_chosen(ctx)
-    if card_id is not None:
-        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
-
-
 # base-dragon-07 Aeris: ⚡ Recover another of your summoned cards; gain its printed cost in points (EFF-6, SUM-4).
 instant("base-dragon-07", Effect((
     ChooseCards(RECOVER, "Aeris: recover another of your summoned cards", other_summoned),
-    Do(_aeris_recover),
+    gain_printed_cost_of(RECOVER, lambda table, owner, card, source: table.recover(owner, card, source)),
 ), can_resolve=another_card_in_area, rule="SUM-4"))
 
 

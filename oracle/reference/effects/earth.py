@@ -7,22 +7,24 @@ from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseOptions,
     ChoosePlayer,
     Do,
     SummonFromHand,
+    Trade,
     any_card,
+    choose_a_trade,
     chose,
     discard_chosen_from_hand,
     free_summon_candidates,
     gain_points,
     gain_points_if,
     gain_points_per,
+    gain_printed_cost_of,
     hand_cards,
     other_summoned,
     recover_self,
 )
-from oracle.reference.notes import DISCARD, OPTIONS, TAKE, VICTIM
+from oracle.reference.notes import DISCARD, TAKE, VICTIM
 from oracle.reference.table import Table
 
 
@@ -76,18 +78,11 @@ def _other_hand_card(table: Table, owner: int, acting: str) -> bool:
     return bool(hand_as_if_summoned(table, owner, acting))
 
 
-def _forest_spirit_points(ctx: EffectContext) -> None:
-    card_id = ctx.chosen(DISCARD)
-    if card_id is not None:
-        ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
-        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
-
-
 # base-earth-03 Forest Spirit: ⚡ discard a hand card and gain its printed cost in points; needs another hand
 # card to be summoned (SUM-4, SUM-5).
 instant("base-earth-03", Effect((
     ChooseCards(DISCARD, "Forest Spirit: discard a card from your hand", hand_cards),
-    Do(_forest_spirit_points),
+    gain_printed_cost_of(DISCARD, lambda table, owner, card, source: table.discard_from_hand(owner, card, source)),
 ), can_resolve=_other_hand_card, rule="SUM-4"))
 
 
@@ -99,32 +94,12 @@ def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:
 # base-earth-04 Gargoyle: ∞ 3 points once per summon paid with at least one purple stone (RUL-1; not its own: EFF-3).
 permanent("base-earth-04", Permanent(on_summon=_gargoyle, rule="RUL-1"))
 
-BASILISK_PAIRINGS: dict[str, tuple[int, Stones]] = {
-    "lose_0_gain_red": (0, Stones(red=1)),
-    "lose_1_gain_blue": (1, Stones(blue=1)),
-    "lose_2_gain_purple": (2, Stones(purple=1)),
-}
-
-
-def _basilisk_options(ctx: EffectContext) -> list[str]:
-    """RUL-14: a pairing priced in points is offered only to a player who has those points."""
-    have = ctx.table.score(ctx.owner)
-    return [name for name, (price, _) in BASILISK_PAIRINGS.items() if price <= have]
-
-
-def _basilisk(ctx: EffectContext) -> None:
-    name = ctx.chosen(OPTIONS)
-    if name is not None:
-        price, stones = BASILISK_PAIRINGS[name]
-        ctx.table.lose_points(ctx.owner, price, ctx.source_id)
-        ctx.table.gain_stones(ctx.owner, stones, ctx.source_id)
-
-
 # base-earth-05 Basilisk: ⌛ choose: lose 0 & 1 red / lose 1 & 1 blue / lose 2 & 1 purple; prices need points (RUL-14).
-active("base-earth-05", Effect((
-    ChooseOptions(OPTIONS, "Basilisk: choose a pairing", _basilisk_options),
-    Do(_basilisk),
-), rule="RUL-14"))
+active("base-earth-05", choose_a_trade("Basilisk: choose a pairing", {
+    "lose_0_gain_red": Trade(give_points=0, get_stones=Stones(red=1)),
+    "lose_1_gain_blue": Trade(give_points=1, get_stones=Stones(blue=1)),
+    "lose_2_gain_purple": Trade(give_points=2, get_stones=Stones(purple=1)),
+}, rule="RUL-14"))
 
 # base-earth-06 Troll: ⌛ 3 points if you hold at least one purple stone.
 active("base-earth-06", Effect((gain_points_if(3, lambda ctx: ctx.table.stones(ctx.owner).purple >= 1),)))

@@ -7,9 +7,10 @@ can-resolve tests (SUM-4), what is done with a choice, and the effects several c
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from oracle.cards import Card
-from oracle.model import EffectType, Family, Stones
+from oracle.model import NO_STONES, EffectType, Family, Stones
 from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned, hand_as_if_summoned
@@ -24,16 +25,31 @@ Condition = Callable[[EffectContext], bool]
 # ---------------------------------------------------------------- stages that ask nothing
 
 
-class Do:
-    """A stage with no decision: run ``action`` once."""
+class Automatic:
+    """A stage that asks nothing. With ``when`` given it acts only if that holds (EFF-2); ``act`` returns False to
+    be run again (after a pushed frame, such as a reshuffle, has been dealt with)."""
 
-    def __init__(self, action: Callable[[EffectContext], object]) -> None:
-        self.action = action
+    when: Condition | None = None
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
         return None
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        if self.when is not None and not self.when(ctx):
+            return True
+        return self.act(ctx)
+
+    def act(self, ctx: EffectContext) -> bool:
+        raise NotImplementedError
+
+
+class Do(Automatic):
+    """A stage with no decision: run ``action`` once."""
+
+    def __init__(self, action: Callable[[EffectContext], object]) -> None:
+        self.action = action
+
+    def act(self, ctx: EffectContext) -> bool:
         self.action(ctx)
         return True
 
@@ -82,7 +98,7 @@ def recover_self() -> Do:
     return Do(act)
 
 
-class Draw:
+class Draw(Automatic):
     """Draw one card; an empty draw pile is first refilled from the discard pile (DECK-1).
 
     With ``when`` given, the draw happens only if it holds (EFF-2). The card drawn is noted under ``DRAWN``.
@@ -91,12 +107,7 @@ class Draw:
     def __init__(self, when: Condition | None = None) -> None:
         self.when = when
 
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        return None
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if self.when is not None and not self.when(ctx):
-            return True
+    def act(self, ctx: EffectContext) -> bool:
         if ctx.table.needs_shuffle():
             ctx.table.push_shuffle()
             return False
@@ -104,7 +115,7 @@ class Draw:
         return True
 
 
-class ShelterFromDrawPile:
+class ShelterFromDrawPile(Automatic):
     """ART-7: shelter the top ``n`` cards of the draw pile, one at a time; an empty draw pile is first refilled
     from the discard pile (DECK-1). With no card left anywhere, fewer cards are sheltered. ``when`` makes
     the stage conditional (EFF-2); the number sheltered so far is noted under ``SHELTERED``."""
@@ -113,12 +124,7 @@ class ShelterFromDrawPile:
         self.n = n
         self.when = when
 
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        return None
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if self.when is not None and not self.when(ctx):
-            return True
+    def act(self, ctx: EffectContext) -> bool:
         table = ctx.table
         done = ctx.note(SHELTERED)
         while done < self.n:
@@ -137,72 +143,61 @@ class ShelterFromDrawPile:
 # ---------------------------------------------------------------- stages that ask a decision
 
 
-class ChooseCards:
-    """Ask ``chooser`` (default: the owner) to choose cards; note them under ``note``.
-
-    ``candidates`` lists the cards on offer. With no candidates the stage notes an empty choice
-    without asking (EFF-2: the part that needs them does not happen).
-    """
+class _Choose:
+    """Ask a player to choose between ``least`` and ``most`` of the items on offer now; note the choice under
+    ``note``. With nothing on offer the stage notes an empty choice without asking (EFF-2: the part that needs
+    it does not happen)."""
 
     def __init__(
         self,
         note: Note[tuple[str, ...]],
         prompt: str,
-        candidates: Callable[[EffectContext], list[str]],
+        offered: Callable[[EffectContext], list[str]],
         least: int = 1,
         most: int = 1,
         chooser: Callable[[EffectContext], int] | None = None,
     ) -> None:
         self.note = note
         self.prompt = prompt
-        self.candidates = candidates
+        self.offered = offered
         self.least = least
         self.most = most
         self.chooser = chooser
 
+    def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
+        raise NotImplementedError
+
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        cards = sorted(self.candidates(ctx))
-        if not cards:
+        items = self.offered(ctx)
+        if not items:
             return None
         player = ctx.owner if self.chooser is None else self.chooser(ctx)
-        most = min(self.most, len(cards))
-        least = min(self.least, most)
+        most = min(self.most, len(items))
+        return self._ask(ctx, player, items, min(self.least, most), most)
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        ctx.remember(self.note, answer if isinstance(answer, tuple) else ())
+        return True
+
+
+class ChooseCards(_Choose):
+    """Ask ``chooser`` (default: the owner) to choose among the cards ``offered`` lists."""
+
+    def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
         return DecisionSpec(
             DecisionKind.CHOOSE_CARDS, player, self.prompt, source=ctx.source_id,
-            cards=tuple(cards), min=least, max=most,
+            cards=tuple(sorted(items)), min=least, max=most,
         )
 
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        ctx.remember(self.note, answer if isinstance(answer, tuple) else ())
-        return True
 
+class ChooseOptions(_Choose):
+    """Ask the owner to choose among the options ``offered`` lists, in their order."""
 
-class ChooseOptions:
-    """Ask the owner to choose between ``least`` and ``most`` of the options available now; note them."""
-
-    def __init__(
-        self, note: Note[tuple[str, ...]], prompt: str, available: Callable[[EffectContext], list[str]],
-        least: int = 1, most: int = 1,
-    ) -> None:
-        self.note = note
-        self.prompt = prompt
-        self.available = available
-        self.least = least
-        self.most = most
-
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        options = self.available(ctx)
-        if not options:
-            return None
-        most = min(self.most, len(options))
+    def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
         return DecisionSpec(
-            DecisionKind.CHOOSE_OPTIONS, ctx.owner, self.prompt, source=ctx.source_id,
-            options=tuple(options), min=min(self.least, most), max=most,
+            DecisionKind.CHOOSE_OPTIONS, player, self.prompt, source=ctx.source_id,
+            options=tuple(items), min=least, max=most,
         )
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        ctx.remember(self.note, answer if isinstance(answer, tuple) else ())
-        return True
 
 
 class ChoosePlayer:
@@ -451,6 +446,19 @@ def recover_chosen(ctx: EffectContext) -> str | None:
     return card_id
 
 
+def gain_printed_cost_of(note: Note[tuple[str, ...]], move: Callable[[Table, int, str, str], None]) -> Do:
+    """The card chosen under ``note`` is moved by ``move(table, owner, card, source)`` (discarded, recovered), then
+    the owner gains its printed cost in points (the cost printed, whatever the move became: Ash, RUL-5)."""
+
+    def act(ctx: EffectContext) -> None:
+        card_id = ctx.chosen(note)
+        if card_id is not None:
+            move(ctx.table, ctx.owner, card_id, ctx.source_id)
+            ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
+
+    return Do(act)
+
+
 def recovers_itself(table: Table, owner: int, card_id: str) -> None:
     """RUL-4: a card whose Permanent condition for recovering itself is met returns to its owner's hand."""
     table.recover(owner, card_id, card_id)
@@ -472,6 +480,36 @@ def resolve_active_of(ctx: EffectContext, card_id: str) -> None:
 
 
 # ---------------------------------------------------------------- effects several cards share
+
+
+@dataclass(frozen=True)
+class Trade:
+    """One option of a trade: give up stones and points, then receive stones and points."""
+
+    give_stones: Stones = NO_STONES
+    give_points: int = 0
+    get_stones: Stones = NO_STONES
+    get_points: int = 0
+
+
+def choose_a_trade(prompt: str, trades: dict[str, Trade], rule: str) -> Effect:
+    """Choose one trade and make it; only the trades the owner can pay for (the stones held, the points had) are
+    offered (EFF-1, RUL-14), and with none of them nothing happens."""
+
+    def offered(ctx: EffectContext) -> list[str]:
+        held, have = ctx.table.stones(ctx.owner), ctx.table.score(ctx.owner)
+        return [name for name, t in trades.items() if held.contains(t.give_stones) and have >= t.give_points]
+
+    def trade(ctx: EffectContext) -> None:
+        name = ctx.chosen(OPTIONS)
+        if name is not None:
+            chosen = trades[name]
+            ctx.table.discard_stones(ctx.owner, chosen.give_stones, ctx.source_id)
+            ctx.table.lose_points(ctx.owner, chosen.give_points, ctx.source_id)
+            ctx.table.gain_stones(ctx.owner, chosen.get_stones, ctx.source_id)
+            ctx.table.gain_points(ctx.owner, chosen.get_points, ctx.source_id)
+
+    return Effect((ChooseOptions(OPTIONS, prompt, offered), Do(trade)), rule=rule)
 
 
 def _chosen_player_discards(ctx: EffectContext) -> None:

@@ -17,6 +17,7 @@ from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, tile
 from oracle.reference.effects.steps import (
+    Automatic,
     ChooseCards,
     ChooseOptions,
     Do,
@@ -122,13 +123,10 @@ tile("tile-pied-piper-s-pipe", Tile("instant", Effect((
 # ---------------------------------------------------------------- Seven-League Boots (base, 3+, instant)
 
 
-class _RevealOne:
+class _RevealOne(Automatic):
     """ART-13: one more card is revealed into the display (after a reshuffle if the draw pile is empty)."""
 
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        return None
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+    def act(self, ctx: EffectContext) -> bool:
         if ctx.table.needs_shuffle():
             ctx.table.push_shuffle()
             return False

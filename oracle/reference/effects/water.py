@@ -10,6 +10,8 @@ from oracle.reference.effects.steps import (
     ChooseOptions,
     Do,
     Draw,
+    Trade,
+    choose_a_trade,
     chose,
     discard_stones_for_points,
     gain_points_if,
@@ -55,33 +57,11 @@ active("base-water-05", Effect((gain_points_if(2, lambda ctx: ctx.count_in_area(
 # base-water-06 Hae-tae: ∞ blue and purple stones swap values (PAY-4, RUL-16).
 permanent("base-water-06", Permanent(swap_blue_purple=True, rule="RUL-16"))
 
-BLUE_FOR_PURPLE = "blue_for_purple"
-PURPLE_FOR_THREE_BLUE = "purple_for_three_blue"
-SNAIL_EXCHANGES: dict[str, tuple[Stones, Stones]] = {
-    BLUE_FOR_PURPLE: (Stones(blue=1), Stones(purple=1)),
-    PURPLE_FOR_THREE_BLUE: (Stones(purple=1), Stones(blue=3)),
-}
-
-
-def _snail_options(ctx: EffectContext) -> list[str]:
-    """EFF-1: only the exchanges the owner can make are offered; with neither, nothing happens."""
-    held = ctx.table.stones(ctx.owner)
-    return [name for name, (give, _) in SNAIL_EXCHANGES.items() if held.contains(give)]
-
-
-def _snail_exchange(ctx: EffectContext) -> None:
-    name = ctx.chosen(OPTIONS)
-    if name is not None:
-        give, take = SNAIL_EXCHANGES[name]
-        ctx.table.discard_stones(ctx.owner, give, ctx.source_id)
-        ctx.table.gain_stones(ctx.owner, take, ctx.source_id)
-
-
 # base-water-07 Snail Maiden: ⌛ choose one: 1 blue -> 1 purple, or 1 purple -> 3 blue; only possible ones (EFF-1).
-active("base-water-07", Effect((
-    ChooseOptions(OPTIONS, "Snail Maiden: choose a stone exchange", _snail_options),
-    Do(_snail_exchange),
-), rule="EFF-1"))
+active("base-water-07", choose_a_trade("Snail Maiden: choose a stone exchange", {
+    "blue_for_purple": Trade(give_stones=Stones(blue=1), get_stones=Stones(purple=1)),
+    "purple_for_three_blue": Trade(give_stones=Stones(purple=1), get_stones=Stones(blue=3)),
+}, rule="EFF-1"))
 
 # base-water-08 Undine Queen: ⌛ gain 1 blue stone.
 active("base-water-08", Effect((gain_stones(Stones(blue=1)),)))
