@@ -11,7 +11,7 @@ from typing import Any
 from oracle.model import Stones
 from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
 from oracle.reference.decisions import DecisionSpec, selections
-from oracle.reference.effects.registry import TILES, instant_can_resolve
+from oracle.reference.effects.registry import TILES, TileAbility, instant_can_resolve
 from oracle.reference.payment import check_payment, legal_payments
 from oracle.reference.table import Table
 
@@ -228,7 +228,7 @@ def usable_artifact(table: Table, player: int) -> str | None:
     if tile_id is None:
         return None
     ability = TILES.get(tile_id)
-    if ability is None or ability.ability != "action" or ability.effect is None:
+    if ability is None or ability.ability is not TileAbility.ACTION or ability.effect is None:
         return None
     return tile_id if ability.effect.can_resolve(table, player, tile_id) else None
 

@@ -16,7 +16,7 @@ from oracle.model import Stones
 from oracle.protocol import ActionType, DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect
+from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect, TileAbility
 from oracle.reference.notes import PAID
 from oracle.reference.state import EffectKind, Frame, FrameKind, Phase
 from oracle.reference.table import Table
@@ -352,7 +352,7 @@ def _take_artifact(table: Table, player: int, action: JSON) -> None:
     """ART-3 / ART-4: take the tile; an Instant tile is used at once."""
     tile_id = action["tile"]
     table.take_tile(player, tile_id)
-    if TILES[tile_id].ability == "instant":
+    if TILES[tile_id].ability is TileAbility.INSTANT:
         table.push_effect(player, tile_id, EffectKind.ARTIFACT)
 
 

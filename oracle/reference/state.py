@@ -53,6 +53,17 @@ class Setup:
         }
 
 
+class Zone(Enum):
+    """The zones a card can be in (named so in events)."""
+
+    DISPLAY = "display"
+    DRAW_PILE = "draw_pile"
+    DISCARD_PILE = "discard_pile"
+    HAND = "hand"
+    AREA = "area"
+    SHELTER = "shelter"
+
+
 class FrameKind(str, Enum):
     """What a frame of the resolution stack is doing."""
 

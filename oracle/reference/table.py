@@ -17,7 +17,7 @@ from oracle.model import Family, Stones
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues
-from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase
+from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -419,16 +419,13 @@ class Table:
         self.state.players[player].extra_areas += 1
         self.emit("area_bought", player=player, extra_areas=self.state.players[player].extra_areas, source=source)
 
-    def shelter(self, player: int, card_id: str, zone: str, source: str) -> None:
+    def shelter(self, player: int, card_id: str, zone: Zone, source: str) -> None:
         """ART-7: a card goes face up to the player's shelter, from the display, the hand or the draw pile."""
-        if zone == "display":
-            self.state.display.remove(card_id)
-        elif zone == "hand":
-            self.state.players[player].hand.remove(card_id)
-        else:
-            self.state.draw_pile.remove(card_id)
+        origins = {Zone.DISPLAY: self.state.display, Zone.HAND: self.state.players[player].hand,
+                   Zone.DRAW_PILE: self.state.draw_pile}
+        origins[zone].remove(card_id)
         self.state.players[player].shelter.append(card_id)
-        self.emit("card_sheltered", player=player, card=card_id, zone=zone, source=source)
+        self.emit("card_sheltered", player=player, card=card_id, zone=zone.value, source=source)
 
     def retrieve(self, player: int, card_id: str, source: str) -> None:
         """ART-7: a card of the player's own shelter goes to their hand."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from oracle.model import Stones
@@ -92,12 +93,22 @@ class Permanent:
     notes: tuple[str, ...] = field(default=())
 
 
+class TileAbility(str, Enum):
+    """When an artifact tile's ability is used (ART-4, ART-5, RUL-7); the values are the catalogue's ability types."""
+
+    INSTANT = "instant"
+    """Used as soon as the tile is taken."""
+    ACTION = "action"
+    """Used once on the holder's Action turn, when its effect can be fully resolved."""
+    PERMANENT = "permanent"
+    """In force while held (its ``on_sell`` trigger)."""
+
+
 @dataclass(frozen=True)
 class Tile:
-    """An artifact tile's ability: ``instant`` (used when taken), ``permanent`` (while held: ``on_sell``)
-    or ``action`` (once on the holder's Action turn; ``can_resolve`` tells whether it can be used now)."""
+    """An artifact tile's ability and its effect (or, for a Permanent tile, its trigger)."""
 
-    ability: str
+    ability: TileAbility
     effect: Effect | None = None
     on_sell: Callable[[Table, int, str, Card, Stones], None] | None = None
     rule: str = ""
@@ -108,7 +119,7 @@ TILES: dict[str, Tile] = {}
 ACTIVE: dict[str, Effect] = {}
 PERMANENT: dict[str, Permanent] = {}
 TRIGGERED: dict[str, Effect] = {}
-"""Effects a Permanent trigger starts when it needs a decision (frames with effect "permanent")."""
+"""Effects a Permanent trigger starts when it needs a decision (frames of effect kind ``PERMANENT``)."""
 RECOVER_WHEN: set[str] = set()
 
 

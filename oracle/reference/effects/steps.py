@@ -17,7 +17,7 @@ from oracle.reference.effects.context import EffectContext, area_as_if_summoned,
 from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve
 from oracle.reference.notes import DISCARD, DRAWN, OPTIONS, RECOVER, SHELTERED, SUMMONED, TARGET, Note
 from oracle.reference.payment import legal_payments
-from oracle.reference.state import EffectKind
+from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
 
 Condition = Callable[[EffectContext], bool]
@@ -134,7 +134,7 @@ class ShelterFromDrawPile(Automatic):
                 return False
             if not table.state.draw_pile:
                 break
-            table.shelter(ctx.owner, table.state.draw_pile[0], "draw_pile", ctx.source_id)
+            table.shelter(ctx.owner, table.state.draw_pile[0], Zone.DRAW_PILE, ctx.source_id)
             done += 1
         ctx.remember(SHELTERED, done)
         return True

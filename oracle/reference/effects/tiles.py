@@ -15,7 +15,7 @@ from oracle.model import Family, Stones
 from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, tile
+from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, TileAbility, tile
 from oracle.reference.effects.steps import (
     Automatic,
     ChooseCards,
@@ -34,7 +34,7 @@ from oracle.reference.effects.steps import (
     resolve_active_of,
 )
 from oracle.reference.notes import ACTIVATE, DISCARD, OPTIONS, RETRIEVE, SHELTER, SOLD
-from oracle.reference.state import EffectKind
+from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
 
 MAX_EXTRA_AREAS = 2
@@ -73,7 +73,7 @@ def _incense_available(table: Table, owner: int) -> list[str]:
     return options
 
 
-tile("tile-incense-burner", Tile("action", Effect((
+tile("tile-incense-burner", Tile(TileAbility.ACTION, Effect((
     ChooseOptions(OPTIONS, "Incense Burner: buy an Additional Area for 3, or shelter the top 2 cards of the draw pile",
                   lambda ctx: _incense_available(ctx.table, ctx.owner)),
     PayPrice(AREA_PRICE, "Incense Burner: pay 3 for an Additional Area", _buy_area, when=chose(OPTIONS, "buy_area")),
@@ -93,7 +93,7 @@ def _two_hand_cards(table: Table, owner: int, tile_id: str) -> bool:
     return len(table.hand(owner)) >= 2
 
 
-tile("tile-monkey-king-s-staff", Tile("action", Effect((
+tile("tile-monkey-king-s-staff", Tile(TileAbility.ACTION, Effect((
     ChooseCards(DISCARD, "Monkey King's Staff: discard 2 cards from your hand", hand_cards, least=2, most=2),
     Do(_staff_discard),
 ), can_resolve=_two_hand_cards)))
@@ -113,7 +113,7 @@ def _retrieve_all(ctx: EffectContext) -> None:
             ctx.table.retrieve(ctx.owner, card_id, ctx.source_id)
 
 
-tile("tile-pied-piper-s-pipe", Tile("instant", Effect((
+tile("tile-pied-piper-s-pipe", Tile(TileAbility.INSTANT, Effect((
     ChooseOptions(OPTIONS, "Pied Piper's Pipe: draw 1 card, or retrieve all your sheltered cards", _piper_options),
     Draw(when=chose(OPTIONS, "draw")),
     Do(_retrieve_all),
@@ -142,10 +142,10 @@ def _unmarked_display(ctx: EffectContext) -> list[str]:
 def _shelter_from_display(ctx: EffectContext) -> None:
     card_id = ctx.chosen(SHELTER)
     if card_id is not None:
-        ctx.table.shelter(ctx.owner, card_id, "display", ctx.source_id)
+        ctx.table.shelter(ctx.owner, card_id, Zone.DISPLAY, ctx.source_id)
 
 
-tile("tile-seven-league-boots", Tile("instant", Effect((
+tile("tile-seven-league-boots", Tile(TileAbility.INSTANT, Effect((
     _RevealOne(),
     ChooseCards(SHELTER, "Seven-League Boots: shelter 1 card of the display", _unmarked_display),
     Do(_shelter_from_display),
@@ -180,7 +180,7 @@ def _own_shelter_if(option: str) -> Callable[[EffectContext], list[str]]:
     return candidates
 
 
-tile("tile-golden-fleece", Tile("action", Effect((
+tile("tile-golden-fleece", Tile(TileAbility.ACTION, Effect((
     gain_stones(Stones(red=2)),
     ChooseOptions(OPTIONS, "Golden Fleece: shelter the top card of the draw pile, or retrieve 1 sheltered card",
                   _fleece_options),
@@ -198,7 +198,7 @@ def _upgradable(table: Table, owner: int, tile_id: str) -> bool:
     return held.red + held.blue > 0
 
 
-tile("tile-book-of-thoth", Tile("action", Effect((
+tile("tile-book-of-thoth", Tile(TileAbility.ACTION, Effect((
     UpgradeStones("Book of Thoth: upgrade up to 2 of your stones, each one step", held_stones, most=2),
 ), can_resolve=_upgradable, rule="RUL-8"), rule="RUL-8"))
 
@@ -209,7 +209,7 @@ tile("tile-book-of-thoth", Tile("action", Effect((
 def _shelter_from_hand(ctx: EffectContext) -> None:
     card_id = ctx.chosen(SHELTER)
     if card_id is not None:
-        ctx.table.shelter(ctx.owner, card_id, "hand", ctx.source_id)
+        ctx.table.shelter(ctx.owner, card_id, Zone.HAND, ctx.source_id)
 
 
 def _cap_options(ctx: EffectContext) -> list[str]:
@@ -231,7 +231,7 @@ def _hand_not_empty(table: Table, owner: int, tile_id: str) -> bool:
     return bool(table.hand(owner))
 
 
-tile("tile-cap-of-hades", Tile("action", Effect((
+tile("tile-cap-of-hades", Tile(TileAbility.ACTION, Effect((
     ChooseCards(SHELTER, "Cap of Hades: shelter 1 card from your hand", hand_cards),
     Do(_shelter_from_hand),
     ChooseOptions(OPTIONS, "Cap of Hades: buy an Additional Area for free, or gain 1 purple stone", _cap_options),
@@ -264,7 +264,7 @@ def _gem_take_back(ctx: EffectContext) -> None:
         ctx.table.take_from_discard_pile(ctx.owner, sold, ctx.source_id)
 
 
-tile(GEM, Tile("permanent", Effect((
+tile(GEM, Tile(TileAbility.PERMANENT, Effect((
     ChooseOptions(OPTIONS, "Gem of Kukulkan: pay 1 red stone to put the sold card into your hand?", _gem_options),
     Do(_gem_take_back),
 ), rule="RUL-7"), on_sell=_gem_on_sell, rule="RUL-7"))
@@ -292,7 +292,7 @@ def _area_not_empty(table: Table, owner: int, tile_id: str) -> bool:
     return bool(table.state.players[owner].area)
 
 
-tile("tile-imperial-seal", Tile("action", Effect((
+tile("tile-imperial-seal", Tile(TileAbility.ACTION, Effect((
     ChooseCards(DISCARD, "Imperial Seal: discard 1 of your summoned cards", _own_area),
     Do(_seal_discard),
 ), can_resolve=_area_not_empty, rule="ART-10"), rule="ART-10"))
@@ -326,7 +326,7 @@ def _discard_for_purple(ctx: EffectContext) -> None:
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
-tile("tile-philosopher-s-stone", Tile("instant", Effect((
+tile("tile-philosopher-s-stone", Tile(TileAbility.INSTANT, Effect((
     _PhilosopherChoice(),
     ChooseCards(RETRIEVE, "Philosopher's Stone: retrieve 1 of your sheltered cards", _own_shelter_if("retrieve")),
     Do(_retrieve_chosen),
@@ -354,7 +354,7 @@ def _ring_resolve(ctx: EffectContext) -> None:
         resolve_active_of(ctx, card_id)
 
 
-tile("tile-ring-of-wishes", Tile("action", Effect((
+tile("tile-ring-of-wishes", Tile(TileAbility.ACTION, Effect((
     ChooseCards(ACTIVATE, "Ring of Wishes: resolve the Active effect of one card in your area",
                 lambda ctx: _wishable(ctx.table, ctx.owner)),
     Do(_ring_resolve),
