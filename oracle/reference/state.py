@@ -203,8 +203,3 @@ class GameState:
         """Players from the first player clockwise."""
         return [(self.first_player + i) % self.n for i in range(self.n)]
 
-    def owner_of_summoned(self, card_id: str) -> int | None:
-        for index, player in enumerate(self.players):
-            if card_id in player.area:
-                return index
-        return None

@@ -15,6 +15,8 @@ from oracle.reference.effects.steps import (
     gain_points,
     gain_points_per,
     gain_printed_cost_of,
+    held_stones,
+    holds_an_upgradable_stone,
     other_summoned,
     recover_self,
     recovers_itself,
@@ -24,27 +26,16 @@ from oracle.reference.state import EffectKind
 from oracle.reference.table import Table
 
 
-def _holds_red_or_blue(table: Table, owner: int, acting: str) -> bool:
-    """SUM-4: a stone that can be upgraded (a purple one cannot: STONE-2)."""
-    held = table.stones(owner)
-    return held.red + held.blue >= 1
-
-
 def _lose_one_point(ctx: EffectContext) -> None:
     ctx.table.lose_points(ctx.owner, 1, ctx.source_id)
-
-
-def _upgradable_held(ctx: EffectContext) -> Stones:
-    held = ctx.table.stones(ctx.owner)
-    return Stones(red=held.red, blue=held.blue)
 
 
 # art-earth-01 Duduri: ⚡ lose 1 point (at most what you have: SCORE-1), then upgrade one of your stones one step,
 # your choice; needs a red or blue stone to be summoned (SUM-4, STONE-2); ⌛ Recover (EFF-6).
 instant("art-earth-01", Effect((
     Do(_lose_one_point),
-    UpgradeStones("Duduri: upgrade one of your stones one step", _upgradable_held),
-), can_resolve=_holds_red_or_blue, rule="STONE-2"))
+    UpgradeStones("Duduri: upgrade one of your stones one step", held_stones),
+), can_resolve=holds_an_upgradable_stone, rule="STONE-2"))
 active("art-earth-01", Effect((recover_self(),), rule="EFF-6"))
 
 DUDURI_KING = "art-earth-02"

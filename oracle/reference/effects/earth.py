@@ -11,6 +11,7 @@ from oracle.reference.effects.steps import (
     Do,
     SummonFromHand,
     Trade,
+    another_card_in_hand,
     any_card,
     choose_a_trade,
     chose,
@@ -73,17 +74,12 @@ active("base-earth-02", Effect((
 ), rule="RUL-13"))
 
 
-def _other_hand_card(table: Table, owner: int, acting: str) -> bool:
-    """SUM-4/SUM-5: a card other than the acting one is in the hand to be discarded."""
-    return bool(hand_as_if_summoned(table, owner, acting))
-
-
 # base-earth-03 Forest Spirit: ⚡ discard a hand card and gain its printed cost in points; needs another hand
 # card to be summoned (SUM-4, SUM-5).
 instant("base-earth-03", Effect((
     ChooseCards(DISCARD, "Forest Spirit: discard a card from your hand", hand_cards),
     gain_printed_cost_of(DISCARD, lambda table, owner, card, source: table.discard_from_hand(owner, card, source)),
-), can_resolve=_other_hand_card, rule="SUM-4"))
+), can_resolve=another_card_in_hand, rule="SUM-4"))
 
 
 def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:

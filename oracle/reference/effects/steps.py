@@ -422,6 +422,17 @@ def summoned_anywhere_counting_acting(family: Family) -> Callable[[Table, int, s
     return can_resolve
 
 
+def holds_an_upgradable_stone(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4: a red or blue stone is held (a purple one cannot be upgraded: STONE-2)."""
+    held = table.stones(owner)
+    return held.red + held.blue >= 1
+
+
+def another_card_in_hand(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4/SUM-5: a card other than the acting one is in the owner's hand."""
+    return bool(hand_as_if_summoned(table, owner, acting))
+
+
 def can_pay(table: Table, player: int, cost: int) -> bool:
     """Whether the player holds a legal payment of ``cost`` (PAY-1..PAY-5, the values in force)."""
     return bool(legal_payments(table.stones(player), table.stone_values(player), cost))

@@ -25,12 +25,14 @@ from oracle.reference.effects.steps import (
     PayPrice,
     ShelterFromDrawPile,
     UpgradeStones,
+    another_card_in_hand,
     can_pay,
     chose,
     discard_chosen_from_hand,
     gain_stones,
     hand_cards,
     held_stones,
+    holds_an_upgradable_stone,
     resolve_active_of,
 )
 from oracle.reference.notes import ACTIVATE, DISCARD, OPTIONS, RETRIEVE, SHELTER, SOLD
@@ -193,14 +195,9 @@ tile("tile-golden-fleece", Tile(TileAbility.ACTION, Effect((
 # ---------------------------------------------------------------- Book of Thoth (advanced, action)
 
 
-def _upgradable(table: Table, owner: int, tile_id: str) -> bool:
-    held = table.stones(owner)
-    return held.red + held.blue > 0
-
-
 tile("tile-book-of-thoth", Tile(TileAbility.ACTION, Effect((
     UpgradeStones("Book of Thoth: upgrade up to 2 of your stones, each one step", held_stones, most=2),
-), can_resolve=_upgradable, rule="RUL-8"), rule="RUL-8"))
+), can_resolve=holds_an_upgradable_stone, rule="RUL-8"), rule="RUL-8"))
 
 
 # ---------------------------------------------------------------- Cap of Hades (advanced, action)
@@ -227,16 +224,12 @@ def _cap_reward(ctx: EffectContext) -> None:
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
-def _hand_not_empty(table: Table, owner: int, tile_id: str) -> bool:
-    return bool(table.hand(owner))
-
-
 tile("tile-cap-of-hades", Tile(TileAbility.ACTION, Effect((
     ChooseCards(SHELTER, "Cap of Hades: shelter 1 card from your hand", hand_cards),
     Do(_shelter_from_hand),
     ChooseOptions(OPTIONS, "Cap of Hades: buy an Additional Area for free, or gain 1 purple stone", _cap_options),
     Do(_cap_reward),
-), can_resolve=_hand_not_empty, rule="ART-8"), rule="ART-8"))
+), can_resolve=another_card_in_hand, rule="ART-8"), rule="ART-8"))
 
 
 # ---------------------------------------------------------------- Gem of Kukulkan (advanced, permanent)
