@@ -22,7 +22,8 @@ def _reject(code: RejectionCode, rule: str, message: str) -> Rejection:
     return Rejection(code, rule, message)
 
 
-_ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
+ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
+"""Each action type by its name in the protocol (a dict lookup is several times cheaper than ``ActionType(name)``)."""
 
 
 def _card_field(table: Table, action: JSON, key: str = "card") -> str | Rejection:
@@ -57,7 +58,7 @@ def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection 
         return _reject(RejectionCode.GAME_OVER, "DEC-3", "the game is over")
     if not isinstance(action, dict):
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", "an action must be a JSON object")
-    action_type = _ACTION_TYPES.get(action.get("type"))  # type: ignore[arg-type]
+    action_type = ACTION_TYPES.get(action.get("type"))  # type: ignore[arg-type]
     if action_type is None:
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"unknown action type {action.get('type')!r}")
     player = action.get("player")

@@ -14,6 +14,7 @@ from typing import Any
 
 from oracle.model import Stones
 from oracle.protocol import ActionType, DecisionKind
+from oracle.reference.actions import ACTION_TYPES
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect, TileAbility
@@ -293,7 +294,7 @@ CHANCE = -1
 
 def answer(table: Table, spec: DecisionSpec, action: JSON) -> None:
     """Apply a legal answer (already checked) to the pending decision."""
-    _ANSWERS[ActionType(action["type"])](table, CHANCE if spec.player is None else spec.player, action)
+    _ANSWERS[ACTION_TYPES[action["type"]]](table, CHANCE if spec.player is None else spec.player, action)
 
 
 def _pick(table: Table, player: int, action: JSON) -> None:

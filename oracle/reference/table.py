@@ -7,9 +7,6 @@ next to the state they read, with the memo that remembers them while legal actio
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from oracle.cards import Card, catalogue
@@ -25,18 +22,29 @@ T = TypeVar("T")
 BASE_HOLDING_LIMIT = 4
 
 
-@dataclass
 class ListingMemo:
     """Answers that cannot change while one position's legal actions are listed (nothing writes the state then).
 
     Key and lifetime: ``can_resolve`` (SUM-4) by (owner, card, acting card), ``costs`` by (player, card id),
-    ``values`` by player; :meth:`Table.listing` opens the memo for one listing and drops it afterwards, and a
-    copy of the table (``what_if``) starts without one, since its state differs.
+    ``values`` and ``in_force`` by player. ``with table.listing():`` puts a fresh memo on the table for one
+    listing and takes it away afterwards; a copy of the table (``what_if``) starts without one (its state differs).
     """
 
-    can_resolve: dict[tuple[int, str, str], bool] = field(default_factory=dict)
-    costs: dict[tuple[int, str], int] = field(default_factory=dict)
-    values: dict[int, StoneValues] = field(default_factory=dict)
+    __slots__ = ("can_resolve", "costs", "in_force", "table", "values")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.can_resolve: dict[tuple[int, str, str], bool] = {}
+        self.costs: dict[tuple[int, str], int] = {}
+        self.values: dict[int, StoneValues] = {}
+        self.in_force: dict[int, tuple[tuple[Card, Permanent], ...]] = {}
+
+    def __enter__(self) -> ListingMemo:
+        self.table.remembered = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.table.remembered = None
 
 
 class Table:
@@ -64,14 +72,9 @@ class Table:
         """A throwaway copy for 'what would happen if' questions; changes to it never reach this table."""
         return self._twin([])
 
-    @contextmanager
-    def listing(self) -> Iterator[None]:
+    def listing(self) -> ListingMemo:
         """Remember costs, stone values and SUM-4 answers while the legal actions of this position are listed."""
-        self.remembered = ListingMemo()
-        try:
-            yield
-        finally:
-            self.remembered = None
+        return ListingMemo(self)
 
     def take_events(self) -> list[JSON]:
         """The events since the last call, oldest first."""
@@ -83,8 +86,16 @@ class Table:
     def card(self, card_id: str) -> Card:
         return self.cards.cards[card_id]
 
-    def in_force(self, player: int) -> list[tuple[Card, Permanent]]:
+    def in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         """The Permanent effects in force for a player: cards in the area whose summon has finished."""
+        if self.remembered is None:
+            return self._in_force(player)
+        found = self.remembered.in_force.get(player)
+        if found is None:
+            found = self.remembered.in_force[player] = self._in_force(player)
+        return found
+
+    def _in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         out: list[tuple[Card, Permanent]] = []
         unfinished: set[str] | None = None
         for card_id in self.state.players[player].area:
@@ -95,7 +106,7 @@ class Table:
                 unfinished = self._unfinished()
             if card_id not in unfinished:
                 out.append((self.card(card_id), effect))
-        return out
+        return tuple(out)
 
     def stone_values(self, player: int) -> StoneValues:
         """PAY-4 / RUL-16: the stone values in force for this player now."""
@@ -382,8 +393,8 @@ class Table:
 
     def recover_triggered(self) -> bool:
         """RUL-4: a card whose Permanent condition for recovering itself holds (Fireblast) recovers now."""
-        for player in range(self.state.n):
-            if RECOVER_WHEN.isdisjoint(self.state.players[player].area):
+        for player, seat in enumerate(self.state.players):
+            if RECOVER_WHEN.isdisjoint(seat.area):
                 continue
             for card, effect in self.in_force(player):
                 if effect.recover_when is not None and effect.recover_when(self, player):
