@@ -29,6 +29,8 @@ class ReferenceEngine:
         self.table: Table | None = None
         self.spec: DecisionSpec | None = None
         self._decision_json: tuple[DecisionSpec, JSON] | None = None
+        """The pending decision as JSON, remembered for the spec it was made from (one entry: a new spec
+        replaces it)."""
 
     def handshake(self) -> JSON:
         return reference_handshake(ENGINE_NAME, __version__)

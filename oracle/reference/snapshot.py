@@ -197,10 +197,22 @@ def load_state(data: JSON) -> GameState:
                 raise SnapshotError(f"players[{i}].markers: {card_id} is not in the display")
     if ours and private is not None:
         state.revealed = bool(private.get("revealed", False))
-        state.stack = [Frame.from_json(f) for f in private.get("stack", [])]
+        state.stack = [_frame(f, f"private.stack[{i}]") for i, f in enumerate(private.get("stack", []))]
     else:
         state.revealed = bool(state.display) or phase is not Phase.HUNTING
     return state
+
+
+def _frame(data: object, where: str) -> Frame:
+    """A frame of the reference engine's own resolution stack (from its ``private`` bookkeeping)."""
+    if not isinstance(data, dict):
+        raise SnapshotError(f"{where}: must be an object")
+    try:
+        return Frame.from_json(data)
+    except KeyError as exc:
+        raise SnapshotError(f"{where}: unknown or missing {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"{where}: {exc}") from None
 
 
 def _load_artifacts(data: JSON, state: GameState) -> None:
