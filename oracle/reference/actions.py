@@ -295,7 +295,7 @@ def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
     player = spec.player
     kind = spec.kind
     if kind is DecisionKind.HUNT_PICK:
-        return [{"type": "pick", "player": player, "card": c} for c in sorted(table.state.display)]
+        return [{"type": "pick", "player": player, "card": c} for c in spec.cards]
     if kind is DecisionKind.ACTION:
         assert player is not None
         return _action_candidates(table, player)

@@ -18,7 +18,11 @@ JSON = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class DecisionSpec:
-    """A pending decision. ``player`` is None for chance decisions (a shuffle)."""
+    """A pending decision. ``player`` is None for chance decisions (a shuffle).
+
+    ``cards`` are the cards (or tiles) on offer: for a marker, the unmarked display cards; for an Active effect,
+    the unused ones; for a choice, the candidates; for a shuffle, the discard pile.
+    """
 
     kind: DecisionKind
     player: int | None

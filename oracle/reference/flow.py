@@ -192,8 +192,9 @@ def _place_marker_decision(table: Table) -> DecisionSpec | None:
     placed = sum(len(p.markers) for p in state.players)
     marked = {c for p in state.players for c in p.markers}
     order = _hunting_order(table)
-    if placed < len(order) and any(c not in marked for c in state.display):
-        return DecisionSpec(DecisionKind.HUNT_PICK, order[placed], "place a marker on a display card")
+    unmarked = tuple(sorted(c for c in state.display if c not in marked))
+    if placed < len(order) and unmarked:
+        return DecisionSpec(DecisionKind.HUNT_PICK, order[placed], "place a marker on a display card", cards=unmarked)
     table.start_phase(Phase.ACTION)
     return None
 
