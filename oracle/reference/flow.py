@@ -146,6 +146,7 @@ class HuntingStep(Enum):
 
 
 def _hunting_step(table: Table) -> HuntingStep:
+    """Where the Hunting phase is: the display is dealt once (``revealed``), then tiles are taken, then markers."""
     state = table.state
     if not state.revealed:
         return HuntingStep.DEAL_DISPLAY
@@ -155,6 +156,7 @@ def _hunting_step(table: Table) -> HuntingStep:
 
 
 def _hunting(table: Table) -> DecisionSpec | None:
+    """ROUND-1: one step of the Hunting phase."""
     return _HUNTING_STEPS[_hunting_step(table)](table)
 
 
