@@ -6,6 +6,7 @@ actions, so the two can never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
 from oracle.model import Stones
@@ -84,15 +85,20 @@ def _check_pick(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | N
     return None
 
 
-def _check_marked(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+def _card_among(
+    table: Table, action: JSON, among: Collection[str], rejection: Callable[[str], Rejection]
+) -> Rejection | None:
+    """The action names a known card (DEC-2) that is one of ``among``; else ``rejection`` says which rule it breaks."""
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
         return card_id
-    if card_id not in table.state.players[spec.decider].markers:
-        return _reject(
-            RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"
-        )
-    return None
+    return None if card_id in among else rejection(card_id)
+
+
+def _check_marked(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    """SELL-2: a player sells or tames only a card carrying their own marker."""
+    return _card_among(table, action, table.state.players[spec.decider].markers, lambda card_id: _reject(
+        RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"))
 
 
 def _check_summon(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
@@ -158,15 +164,10 @@ def _check_keep(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | N
 
 
 def _check_resolve_active(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    card_id = _card_field(table, action)
-    if isinstance(card_id, Rejection):
-        return card_id
-    if card_id not in spec.cards:
-        return _reject(
-            RejectionCode.ACTIVE_NOT_AVAILABLE, "EFF-5",
-            f"{card_id} has no unused Active effect in player {spec.player}'s area",
-        )
-    return None
+    """EFF-5: each Active effect of the area once per Resolution turn."""
+    return _card_among(table, action, spec.cards, lambda card_id: _reject(
+        RejectionCode.ACTIVE_NOT_AVAILABLE, "EFF-5",
+        f"{card_id} has no unused Active effect in player {spec.player}'s area"))
 
 
 def _check_choose_player(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
