@@ -19,7 +19,7 @@ from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect, TileAbility
 from oracle.reference.notes import PAID
-from oracle.reference.state import EffectKind, Frame, FrameKind, Phase
+from oracle.reference.state import MAX_PLAYERS, EffectKind, Frame, FrameKind, Phase
 from oracle.reference.table import Table
 
 JSON = dict[str, Any]
@@ -208,10 +208,16 @@ _HUNTING_STEPS: dict[HuntingStep, Callable[[Table], DecisionSpec | None]] = {
 }
 
 
+_ACTION_DECISIONS = tuple(
+    DecisionSpec(DecisionKind.ACTION, seat, "take an action or end your turn") for seat in range(MAX_PLAYERS)
+)
+"""The Action decision of each seat: a value, the same at every step of that seat's turns."""
+
+
 def _action_turn(table: Table) -> DecisionSpec:
     """ACT-1: the turn player acts until they end their turn."""
     assert table.state.turn_player is not None
-    return DecisionSpec(DecisionKind.ACTION, table.state.turn_player, "take an action or end your turn")
+    return _ACTION_DECISIONS[table.state.turn_player]
 
 
 def _resolution_turn(table: Table) -> DecisionSpec | None:

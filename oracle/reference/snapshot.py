@@ -12,7 +12,7 @@ from typing import Any
 
 from oracle.cards import catalogue
 from oracle.model import Stones
-from oracle.reference.state import Frame, GameState, Phase, PlayerState, Setup
+from oracle.reference.state import MAX_PLAYERS, MIN_PLAYERS, Frame, GameState, Phase, PlayerState, Setup
 
 JSON = dict[str, Any]
 FORMAT = "vale-oracle/snapshot/1"
@@ -92,8 +92,8 @@ def _card_list(data: JSON, key: str, where: str) -> list[str]:
 
 def parse_setup(data: JSON) -> Setup:
     players = _field(data, "players", int, "setup.")
-    if not 2 <= players <= 4:
-        raise SnapshotError(f"setup.players: the game is for 2 to 4 players, got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise SnapshotError(f"setup.players: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
     variants = data.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(v, str) for v in variants.values()):
         raise SnapshotError("setup.variants: must be an object of strings")

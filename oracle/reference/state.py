@@ -16,6 +16,9 @@ from oracle.reference.notes import NOTES, Note
 
 JSON = dict[str, Any]
 
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+"""SETUP-1: the game is for 2 to 4 players."""
+
 
 class Phase(str, Enum):
     """The phase state machine of a round (rule ROUND-1), plus the end of the game."""
