@@ -171,7 +171,7 @@ def frame_rules(reference: ReferenceEngine | None) -> list[str]:
         return []
     for frame in reversed(reference.table.state.stack):
         if frame.kind == "effect":
-            return [_effect_rule(frame.source or frame.card, frame.effect)]
+            return [_effect_rule(frame.source or frame.card, frame.effect or "")]
     return []
 
 

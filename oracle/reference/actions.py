@@ -6,13 +6,14 @@ actions, so the two can never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
-from oracle.model import EffectType, Stones
+from oracle.model import Stones
 from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
-from oracle.reference.decisions import DecisionSpec, card_choices, option_choices
-from oracle.reference.effects.registry import TILES, instant_can_resolve
-from oracle.reference.payment import check_payment
+from oracle.reference.decisions import DecisionSpec, selections
+from oracle.reference.effects.registry import TILES, TileAbility, instant_can_resolve
+from oracle.reference.payment import check_payment, legal_payments
 from oracle.reference.table import Table
 
 JSON = dict[str, Any]
@@ -22,7 +23,8 @@ def _reject(code: RejectionCode, rule: str, message: str) -> Rejection:
     return Rejection(code, rule, message)
 
 
-_ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
+ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
+"""Each action type by its name in the protocol (a dict lookup is several times cheaper than ``ActionType(name)``)."""
 
 
 def _card_field(table: Table, action: JSON, key: str = "card") -> str | Rejection:
@@ -57,7 +59,7 @@ def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection 
         return _reject(RejectionCode.GAME_OVER, "DEC-3", "the game is over")
     if not isinstance(action, dict):
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", "an action must be a JSON object")
-    action_type = _ACTION_TYPES.get(action.get("type"))  # type: ignore[arg-type]
+    action_type = ACTION_TYPES.get(action.get("type"))  # type: ignore[arg-type]
     if action_type is None:
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"unknown action type {action.get('type')!r}")
     player = action.get("player")
@@ -83,24 +85,27 @@ def _check_pick(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | N
     return None
 
 
-def _check_marked(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+def _card_among(
+    table: Table, action: JSON, among: Collection[str], rejection: Callable[[str], Rejection]
+) -> Rejection | None:
+    """The action names a known card (DEC-2) that is one of ``among``; else ``rejection`` says which rule it breaks."""
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
         return card_id
-    assert spec.player is not None
-    if card_id not in table.state.players[spec.player].markers:
-        return _reject(
-            RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"
-        )
-    return None
+    return None if card_id in among else rejection(card_id)
+
+
+def _check_marked(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
+    """SELL-2: a player sells or tames only a card carrying their own marker."""
+    return _card_among(table, action, table.state.players[spec.decider].markers, lambda card_id: _reject(
+        RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"))
 
 
 def _check_summon(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
         return card_id
-    player = spec.player
-    assert player is not None
+    player = spec.decider
     if card_id not in table.hand(player):
         return _reject(RejectionCode.CARD_NOT_IN_HAND, "SUM-2", f"{card_id} is not in player {player}'s hand")
     if not table.area_free(player):
@@ -127,8 +132,7 @@ def _check_remove(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
         return card_id
-    player = spec.player
-    assert player is not None
+    player = spec.decider
     if card_id not in table.state.players[player].area:
         return _reject(RejectionCode.CARD_NOT_IN_AREA, "REM-1", f"{card_id} is not in player {player}'s area")
     paid = _stones_field(action, "payment")
@@ -138,22 +142,18 @@ def _check_remove(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
 
 
 def _check_end_turn(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    assert spec.player is not None
-    markers = table.state.players[spec.player].markers
-    if markers:
-        return _reject(
-            RejectionCode.MARKER_STILL_PLACED, "ACT-2",
-            f"player {spec.player} still has a marker on {', '.join(sorted(markers))}",
-        )
-    return None
+    markers = table.state.players[spec.decider].markers
+    return _reject(
+        RejectionCode.MARKER_STILL_PLACED, "ACT-2",
+        f"player {spec.player} still has a marker on {', '.join(sorted(markers))}",
+    ) if markers else None
 
 
 def _check_keep(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
     kept = _stones_field(action, "stones")
     if isinstance(kept, Rejection):
         return kept
-    assert spec.player is not None
-    held = table.stones(spec.player)
+    held = table.stones(spec.decider)
     if not held.contains(kept):
         return _reject(RejectionCode.STONES_NOT_HELD, "LIMIT-2", f"keeps {kept} but holds only {held}")
     if kept.total != spec.limit:
@@ -164,15 +164,10 @@ def _check_keep(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | N
 
 
 def _check_resolve_active(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    card_id = _card_field(table, action)
-    if isinstance(card_id, Rejection):
-        return card_id
-    if card_id not in spec.cards:
-        return _reject(
-            RejectionCode.ACTIVE_NOT_AVAILABLE, "EFF-5",
-            f"{card_id} has no unused Active effect in player {spec.player}'s area",
-        )
-    return None
+    """EFF-5: each Active effect of the area once per Resolution turn."""
+    return _card_among(table, action, spec.cards, lambda card_id: _reject(
+        RejectionCode.ACTIVE_NOT_AVAILABLE, "EFF-5",
+        f"{card_id} has no unused Active effect in player {spec.player}'s area"))
 
 
 def _check_choose_player(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
@@ -235,27 +230,25 @@ def usable_artifact(table: Table, player: int) -> str | None:
     if tile_id is None:
         return None
     ability = TILES.get(tile_id)
-    if ability is None or ability.ability != "action" or ability.effect is None:
+    if ability is None or ability.ability is not TileAbility.ACTION or ability.effect is None:
         return None
     return tile_id if ability.effect.can_resolve(table, player, tile_id) else None
 
 
 def _check_use_artifact(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
-    assert spec.player is not None
-    if usable_artifact(table, spec.player) is None:
-        return _reject(
-            RejectionCode.NO_USABLE_ARTIFACT, "ART-5",
-            f"player {spec.player} holds no artifact with an Action ability that can be used now",
-        )
-    return None
+    if usable_artifact(table, spec.decider) is not None:
+        return None
+    return _reject(
+        RejectionCode.NO_USABLE_ARTIFACT, "ART-5",
+        f"player {spec.player} holds no artifact with an Action ability that can be used now",
+    )
 
 
 def _check_pay(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
     paid = _stones_field(action, "payment")
     if isinstance(paid, Rejection):
         return paid
-    assert spec.player is not None
-    return check_payment(table.stones(spec.player), paid, table.stone_values(spec.player), spec.cost)
+    return check_payment(table.stones(spec.decider), paid, table.stone_values(spec.decider), spec.cost)
 
 
 def _check_upgrade(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
@@ -303,7 +296,7 @@ def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
     player = spec.player
     kind = spec.kind
     if kind is DecisionKind.HUNT_PICK:
-        return [{"type": "pick", "player": player, "card": c} for c in sorted(table.state.display)]
+        return [{"type": "pick", "player": player, "card": c} for c in spec.cards]
     if kind is DecisionKind.ACTION:
         assert player is not None
         return _action_candidates(table, player)
@@ -319,15 +312,17 @@ def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
     if kind is DecisionKind.CHOOSE_PLAYER:
         return [{"type": "choose_player", "player": player, "target": p} for p in spec.players]
     if kind is DecisionKind.CHOOSE_CARDS:
-        return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in card_choices(spec)]
+        chosen = selections(spec.cards, spec.min, spec.max)
+        return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in chosen]
     if kind is DecisionKind.CHOOSE_OPTIONS:
-        return [{"type": "choose_options", "player": player, "options": list(o)} for o in option_choices(spec)]
+        chosen = selections(spec.options, spec.min, spec.max)
+        return [{"type": "choose_options", "player": player, "options": list(o)} for o in chosen]
     if kind is DecisionKind.ARTIFACT_PICK:
         return [{"type": "take_artifact", "player": player, "tile": t} for t in spec.cards]
     if kind is DecisionKind.PAY:
         assert player is not None
         held = table.stones(player)
-        payments = table.legal_payments(held, table.stone_values(player), spec.cost)
+        payments = legal_payments(held, table.stone_values(player), spec.cost)
         return [{"type": "pay", "player": player, "payment": p.to_json()} for p in payments]
     if kind is DecisionKind.UPGRADE_STONES:
         eligible = spec.eligible or Stones()
@@ -352,10 +347,10 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
         for card_id in sorted(set(me.hand)):
             cost = table.summon_cost(player, table.card(card_id))
             if cost not in payments_by_cost:
-                payments_by_cost[cost] = table.legal_payments(me.stones, values, cost)
+                payments_by_cost[cost] = legal_payments(me.stones, values, cost)
             for paid in payments_by_cost[cost]:
                 out.append({"type": "summon", "player": player, "card": card_id, "payment": paid.to_json()})
-    for paid in table.legal_payments(me.stones, values, table.state.round):
+    for paid in legal_payments(me.stones, values, table.state.round):
         for card_id in sorted(me.area):
             out.append({"type": "remove", "player": player, "card": card_id, "payment": paid.to_json()})
     if me.artifact is not None:
@@ -365,19 +360,9 @@ def _action_candidates(table: Table, player: int) -> list[JSON]:
 
 
 def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
-    """The candidates that pass :func:`check`; the state does not change while listing, so SUM-4 answers and
-    summon costs are remembered for the duration of the call."""
+    """The candidates that pass :func:`check`; the state does not change while listing, so the table remembers
+    SUM-4 answers, summon costs and stone values for the duration of the call."""
     if spec is None:
         return []
-    table.resolvable_cache = {}
-    table.cost_cache = {}
-    table.values_cache = {}
-    try:
+    with table.listing():
         return [a for a in candidates(table, spec) if check(table, spec, a) is None]
-    finally:
-        table.resolvable_cache = None
-        table.cost_cache = None
-
-
-def has_active(table: Table, card_id: str) -> bool:
-    return table.card(card_id).has(EffectType.ACTIVE)

@@ -1,8 +1,7 @@
 """Pending decisions: who decides what, and the answers that fit.
 
-A :class:`DecisionSpec` is what the engine asks; :func:`candidate_answers` lists the answers that fit
-its shape (card choices, options, players). Legality of Action-phase actions lives in
-:mod:`oracle.reference.actions`.
+A :class:`DecisionSpec` is what the engine asks; :func:`selections` lists the card or option choices that fit
+its shape. Legality of every answer lives in :mod:`oracle.reference.actions`.
 """
 
 from __future__ import annotations
@@ -19,7 +18,11 @@ JSON = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class DecisionSpec:
-    """A pending decision. ``player`` is None for chance decisions (a shuffle)."""
+    """A pending decision. ``player`` is None for chance decisions (a shuffle).
+
+    ``cards`` are the cards (or tiles) on offer: for a marker, the unmarked display cards; for an Active effect,
+    the unused ones; for a choice, the candidates; for a shuffle, the discard pile.
+    """
 
     kind: DecisionKind
     player: int | None
@@ -33,6 +36,13 @@ class DecisionSpec:
     limit: int = 0
     cost: int = 0
     eligible: Stones | None = None
+
+    @property
+    def decider(self) -> int:
+        """The player who decides; only a chance decision has none, and no player's action answers it."""
+        if self.player is None:
+            raise ValueError(f"a {self.kind.value} decision is made by chance, not by a player")
+        return self.player
 
     def to_json(self) -> JSON:
         out: JSON = {"kind": self.kind.value, "player": self.player, "prompt": self.prompt}
@@ -60,16 +70,9 @@ class DecisionSpec:
         return out
 
 
-def card_choices(spec: DecisionSpec) -> list[tuple[str, ...]]:
-    """Every sorted selection of between ``min`` and ``max`` of the offered cards."""
+def selections(items: tuple[str, ...], least: int, most: int) -> list[tuple[str, ...]]:
+    """Every sorted selection of between ``least`` and ``most`` of ``items`` (cards or options on offer)."""
     out: list[tuple[str, ...]] = []
-    for size in range(spec.min, spec.max + 1):
-        out.extend(itertools.combinations(sorted(spec.cards), size))
-    return out
-
-
-def option_choices(spec: DecisionSpec) -> list[tuple[str, ...]]:
-    out: list[tuple[str, ...]] = []
-    for size in range(spec.min, spec.max + 1):
-        out.extend(itertools.combinations(sorted(spec.options), size))
+    for size in range(least, most + 1):
+        out.extend(itertools.combinations(sorted(items), size))
     return out

@@ -29,6 +29,8 @@ class ReferenceEngine:
         self.table: Table | None = None
         self.spec: DecisionSpec | None = None
         self._decision_json: tuple[DecisionSpec, JSON] | None = None
+        """The pending decision as JSON, remembered for the spec it was made from (one entry: a new spec
+        replaces it)."""
 
     def handshake(self) -> JSON:
         return reference_handshake(ENGINE_NAME, __version__)
@@ -51,12 +53,12 @@ class ReferenceEngine:
             deck = expected
         if not isinstance(deck, list) or sorted(deck) != expected:
             raise SetupError(f"setup.deck: must list each of the {len(expected)} cards exactly once")
-        state = GameState(setup=parsed, first_player=first, draw_pile=list(deck))
-        state.players = [PlayerState() for _ in range(parsed.players)]
-        if parsed.artifacts:
-            state.tiles = tiles_for(parsed)
-        for rank, seat in enumerate(state.seat_order(), start=1):
-            state.players[seat].score = rank
+        starting_points = {(first + rank) % parsed.players: rank + 1 for rank in range(parsed.players)}
+        state = GameState(
+            setup=parsed, first_player=first, draw_pile=list(deck),
+            players=[PlayerState(score=starting_points[seat]) for seat in range(parsed.players)],
+            tiles=tiles_for(parsed) if parsed.artifacts else [],
+        )
         self.table = Table(state)
         self.table.emit("game_started", players=parsed.players, first_player=first)
         self.table.emit("phase_started", phase=Phase.HUNTING.value, round=1)
@@ -67,7 +69,7 @@ class ReferenceEngine:
         state = load_state(snapshot)
         self.table = Table(state)
         self.spec = flow.settle(self.table)
-        self.table.events = []
+        self.table.take_events()
 
     def export(self) -> JSON:
         table = self._require_game()
@@ -107,9 +109,7 @@ class ReferenceEngine:
         return self.table
 
     def _take_events(self) -> list[JSON]:
-        table = self._require_game()
-        events, table.events = table.events, []
-        return events
+        return self._require_game().take_events()
 
 
 def create() -> ReferenceEngine:

@@ -1,20 +1,25 @@
 """The phase state machine and the resolution stack.
 
-:func:`settle` runs the game forward until someone must decide; every phase transition happens in
-:func:`_advance_phase`, and every answer is applied by :func:`answer`. Randomness never happens here:
-a reshuffle is a chance decision answered from outside (DECK-1).
+:func:`settle` runs the game forward until someone must decide: the top frame of the resolution stack first,
+else the step of the current phase (:data:`_PHASE_STEPS`, the Hunting phase in its explicit sub-steps). Every
+answer is applied by the handler of its action type (:data:`_ANSWERS`). Randomness never happens here: a
+reshuffle is a chance decision answered from outside (DECK-1).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
-from oracle.model import EffectType, Stones
+from oracle.model import Stones
 from oracle.protocol import ActionType, DecisionKind
+from oracle.reference.actions import ACTION_TYPES
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect
-from oracle.reference.state import Frame, Phase
+from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect, TileAbility
+from oracle.reference.notes import PAID
+from oracle.reference.state import MAX_PLAYERS, EffectKind, Frame, FrameKind, Phase
 from oracle.reference.table import Table
 
 JSON = dict[str, Any]
@@ -28,17 +33,17 @@ def settle(table: Table) -> DecisionSpec | None:
             continue
         over = table.over_limit()
         if over is not None:
-            table.push(Frame(kind="keep", player=over))
+            table.push(Frame(FrameKind.KEEP, over))
         if state.stack:
             frame = state.stack[-1]
-            spec = _frame_decision(table, frame)
+            spec = _FRAME_DECISIONS[frame.kind](table, frame)
             if spec is not None:
                 return spec
             _advance_frame(table, frame, None)
             continue
         if state.phase is Phase.GAME_OVER:
             return None
-        spec = _advance_phase(table)
+        spec = _PHASE_STEPS[state.phase](table)
         if spec is not None:
             return spec
 
@@ -46,67 +51,135 @@ def settle(table: Table) -> DecisionSpec | None:
 # ---------------------------------------------------------------------- the resolution stack
 
 
-ARTIFACT_EFFECT = "artifact"
-
-
 def _effect_of(frame: Frame) -> Effect:
-    if frame.effect == ARTIFACT_EFFECT:
+    """The effect a frame resolves: a tile's ability, a trigger's staged part, or a card's printed effect."""
+    if frame.effect is EffectKind.ARTIFACT:
         effect = TILES[frame.card].effect
         assert effect is not None
         return effect
-    if frame.effect == EffectType.PERMANENT.value:
+    if frame.effect is EffectKind.PERMANENT:
         return TRIGGERED[frame.card]
-    registry = INSTANT if frame.effect == EffectType.INSTANT.value else ACTIVE
+    registry = INSTANT if frame.effect is EffectKind.INSTANT else ACTIVE
     return registry[frame.source or frame.card]
 
 
-def _frame_decision(table: Table, frame: Frame) -> DecisionSpec | None:
-    if frame.kind == "keep":
-        limit = table.holding_limit(frame.player)
-        return DecisionSpec(
-            DecisionKind.KEEP_STONES, frame.player,
-            f"holding {table.stones(frame.player).total} stones: keep {limit}", limit=limit,
-        )
-    if frame.kind == "shuffle":
-        return DecisionSpec(
-            DecisionKind.SHUFFLE, None, "shuffle the discard pile into a new draw pile",
-            cards=tuple(sorted(table.state.discard_pile)),
-        )
-    if frame.kind == "effect":
-        effect = _effect_of(frame)
-        if frame.stage >= len(effect.stages):
-            return None
-        return effect.stages[frame.stage].decide(EffectContext(table, frame))
+def _keep_decision(table: Table, frame: Frame) -> DecisionSpec:
+    """LIMIT-2: a player over the holding limit keeps as many stones as the limit."""
+    limit = table.holding_limit(frame.player)
+    return DecisionSpec(
+        DecisionKind.KEEP_STONES, frame.player,
+        f"holding {table.stones(frame.player).total} stones: keep {limit}", limit=limit,
+    )
+
+
+def _shuffle_decision(table: Table, frame: Frame) -> DecisionSpec:
+    """DECK-1: chance orders the discard pile into a new draw pile."""
+    return DecisionSpec(
+        DecisionKind.SHUFFLE, None, "shuffle the discard pile into a new draw pile",
+        cards=tuple(sorted(table.state.discard_pile)),
+    )
+
+
+def _effect_decision(table: Table, frame: Frame) -> DecisionSpec | None:
+    """The decision the effect's current stage asks, if any (None also when every stage is done)."""
+    effect = _effect_of(frame)
+    if frame.stage >= len(effect.stages):
+        return None
+    return effect.stages[frame.stage].decide(EffectContext(table, frame))
+
+
+def _no_decision(table: Table, frame: Frame) -> None:
     return None
+
+
+_FRAME_DECISIONS: dict[FrameKind, Callable[[Table, Frame], DecisionSpec | None]] = {
+    FrameKind.KEEP: _keep_decision,
+    FrameKind.SHUFFLE: _shuffle_decision,
+    FrameKind.EFFECT: _effect_decision,
+    FrameKind.SUMMON: _no_decision,
+}
 
 
 def _advance_frame(table: Table, frame: Frame, answer: Answer) -> None:
     """Run one automatic step of the top frame (``answer`` is None) or apply an answer to it."""
-    state = table.state
-    if frame.kind == "summon":
-        if frame.stage == 0:
-            frame.stage = 1
-            table.fire_summon_triggers(frame.player, frame.card, Stones.from_json(frame.memo["paid"]))
-            if frame.card in INSTANT:
-                table.push(Frame(kind="effect", player=frame.player, card=frame.card, effect="instant"))
-        else:
-            state.stack.pop()
-            table.emit("summon_completed", player=frame.player, card=frame.card)
+    if frame.kind is FrameKind.SUMMON:
+        _advance_summon(table, frame)
+    elif frame.kind is FrameKind.EFFECT:
+        _advance_effect(table, frame, answer)
+    else:
+        raise AssertionError(f"frame {frame.kind.value} has no automatic step")
+
+
+def _advance_summon(table: Table, frame: Frame) -> None:
+    """SUM-6: the summon triggers fire first, then the card's own Instant effect resolves, then the summon ends."""
+    if frame.stage == 0:
+        table.next_stage(frame)
+        table.fire_summon_triggers(frame.player, frame.card, frame.memo[PAID])
+        if frame.card in INSTANT:
+            table.push_effect(frame.player, frame.card, EffectKind.INSTANT)
         return
-    if frame.kind == "effect":
-        effect = _effect_of(frame)
-        if frame.stage >= len(effect.stages):
-            state.stack.remove(frame)
-            table.emit("effect_resolved", player=frame.player, card=frame.card, source=frame.source or frame.card,
-                       effect=frame.effect)
-            return
-        if effect.stages[frame.stage].resolve(EffectContext(table, frame), answer):
-            frame.stage += 1
+    table.pop_frame()
+    table.emit("summon_completed", player=frame.player, card=frame.card)
+
+
+def _advance_effect(table: Table, frame: Frame, answer: Answer) -> None:
+    """One stage of an effect acts on the answer; a stage may ask to run again (after a pushed frame)."""
+    effect = _effect_of(frame)
+    if frame.stage >= len(effect.stages):
+        table.pop_frame()
+        table.emit("effect_resolved", player=frame.player, card=frame.card, source=frame.source or frame.card,
+                   effect=frame.effect.value if frame.effect is not None else "")
         return
-    raise AssertionError(f"frame {frame.kind} has no automatic step")
+    if effect.stages[frame.stage].resolve(EffectContext(table, frame), answer):
+        table.next_stage(frame)
 
 
 # ---------------------------------------------------------------------- phases
+
+
+class HuntingStep(Enum):
+    """The Hunting phase in order: deal the display (HUNT-1), take artifact tiles (ART-3), place markers."""
+
+    DEAL_DISPLAY = "deal the display"
+    TAKE_TILES = "take artifact tiles"
+    PLACE_MARKERS = "place markers"
+
+
+def _hunting_step(table: Table) -> HuntingStep:
+    """Where the Hunting phase is: the display is dealt once (``revealed``), then tiles are taken, then markers."""
+    state = table.state
+    if not state.revealed:
+        return HuntingStep.DEAL_DISPLAY
+    if state.setup.artifacts and _artifact_picker(table) is not None:
+        return HuntingStep.TAKE_TILES
+    return HuntingStep.PLACE_MARKERS
+
+
+def _hunting(table: Table) -> DecisionSpec | None:
+    """ROUND-1: one step of the Hunting phase."""
+    return _HUNTING_STEPS[_hunting_step(table)](table)
+
+
+def _deal_display(table: Table) -> None:
+    """HUNT-1: fill the display to twice the players, reshuffling the discard pile when the draw pile is out."""
+    state = table.state
+    missing = 2 * state.n - len(state.display)
+    if missing > 0 and table.needs_shuffle():
+        table.push_shuffle()
+    elif missing > 0 and state.draw_pile:
+        table.reveal(missing)
+    else:
+        table.mark_display_dealt()
+
+
+def _take_tile_decision(table: Table) -> DecisionSpec:
+    """ART-3: the next player without a tile takes one."""
+    picker = _artifact_picker(table)
+    assert picker is not None
+    return DecisionSpec(
+        DecisionKind.ARTIFACT_PICK, picker, "take an artifact tile without your square marker",
+        cards=tuple(selectable_tiles(table, picker)),
+    )
 
 
 def _hunting_order(table: Table) -> list[int]:
@@ -115,50 +188,57 @@ def _hunting_order(table: Table) -> list[int]:
     return seats + seats[::-1]
 
 
-def _advance_phase(table: Table) -> DecisionSpec | None:
-    """One step of the phase state machine: return the next decision, or make a transition."""
+def _place_marker_decision(table: Table) -> DecisionSpec | None:
+    """HUNT-2..HUNT-4: the next player in the hunting order marks an unmarked card; then the Action phase starts."""
     state = table.state
-    if state.phase is Phase.HUNTING:
-        if not state.revealed:
-            missing = 2 * state.n - len(state.display)
-            if missing > 0 and table.needs_shuffle():
-                table.push_shuffle()
-                return None
-            if missing > 0 and state.draw_pile:
-                table.reveal(missing)
-                return None
-            state.revealed = True
-            return None
-        if state.setup.artifacts:
-            picker = _artifact_picker(table)
-            if picker is not None:
-                return DecisionSpec(
-                    DecisionKind.ARTIFACT_PICK, picker, "take an artifact tile without your square marker",
-                    cards=tuple(selectable_tiles(table, picker)),
-                )
-        placed = sum(len(p.markers) for p in state.players)
-        marked = {c for p in state.players for c in p.markers}
-        order = _hunting_order(table)
-        unmarked = [c for c in state.display if c not in marked]
-        if placed < len(order) and unmarked:
-            return DecisionSpec(DecisionKind.HUNT_PICK, order[placed], "place a marker on a display card")
-        _start_phase(table, Phase.ACTION)
-        return None
-    if state.phase is Phase.ACTION:
-        assert state.turn_player is not None
-        return DecisionSpec(DecisionKind.ACTION, state.turn_player, "take an action or end your turn")
-    if state.phase is Phase.RESOLUTION:
-        assert state.turn_player is not None
-        available = _unused_actives(table, state.turn_player)
-        if available:
-            return DecisionSpec(
-                DecisionKind.NEXT_ACTIVE, state.turn_player, "choose the next Active effect to resolve",
-                cards=tuple(available),
-            )
-        table.return_tile(state.turn_player)
-        _next_turn(table)
-        return None
+    placed = sum(len(p.markers) for p in state.players)
+    marked = {c for p in state.players for c in p.markers}
+    order = _hunting_order(table)
+    unmarked = tuple(sorted(c for c in state.display if c not in marked))
+    if placed < len(order) and unmarked:
+        return DecisionSpec(DecisionKind.HUNT_PICK, order[placed], "place a marker on a display card", cards=unmarked)
+    table.start_phase(Phase.ACTION)
     return None
+
+
+_HUNTING_STEPS: dict[HuntingStep, Callable[[Table], DecisionSpec | None]] = {
+    HuntingStep.DEAL_DISPLAY: _deal_display,
+    HuntingStep.TAKE_TILES: _take_tile_decision,
+    HuntingStep.PLACE_MARKERS: _place_marker_decision,
+}
+
+
+_ACTION_DECISIONS = tuple(
+    DecisionSpec(DecisionKind.ACTION, seat, "take an action or end your turn") for seat in range(MAX_PLAYERS)
+)
+"""The Action decision of each seat: a value, the same at every step of that seat's turns."""
+
+
+def _action_turn(table: Table) -> DecisionSpec:
+    """ACT-1: the turn player acts until they end their turn."""
+    assert table.state.turn_player is not None
+    return _ACTION_DECISIONS[table.state.turn_player]
+
+
+def _resolution_turn(table: Table) -> DecisionSpec | None:
+    """EFF-5: the turn player resolves their Active effects in an order they choose, then returns their tile (ART-6)."""
+    player = table.state.turn_player
+    assert player is not None
+    available = _unused_actives(table, player)
+    if available:
+        return DecisionSpec(
+            DecisionKind.NEXT_ACTIVE, player, "choose the next Active effect to resolve", cards=tuple(available),
+        )
+    table.return_tile(player)
+    _next_turn(table)
+    return None
+
+
+_PHASE_STEPS: dict[Phase, Callable[[Table], DecisionSpec | None]] = {
+    Phase.HUNTING: _hunting,
+    Phase.ACTION: _action_turn,
+    Phase.RESOLUTION: _resolution_turn,
+}
 
 
 def selectable_tiles(table: Table, player: int) -> list[str]:
@@ -180,14 +260,6 @@ def _unused_actives(table: Table, player: int) -> list[str]:
     return sorted(c for c in table.state.players[player].area if c in ACTIVE and c not in used)
 
 
-def _start_phase(table: Table, phase: Phase) -> None:
-    state = table.state
-    state.phase = phase
-    state.turn_player = state.first_player if phase in (Phase.ACTION, Phase.RESOLUTION) else None
-    state.actives_used = []
-    table.emit("phase_started", phase=phase.value, round=state.round)
-
-
 def _next_turn(table: Table) -> None:
     """ACT-1 / EFF-5: the next player clockwise takes a turn; after the last, the phase ends."""
     state = table.state
@@ -195,15 +267,11 @@ def _next_turn(table: Table) -> None:
     seats = state.seat_order()
     position = seats.index(state.turn_player) + 1
     if position < len(seats):
-        state.turn_player = seats[position]
-        state.actives_used = []
-        return
-    if state.phase is Phase.ACTION:
+        table.pass_turn(seats[position])
+    elif state.phase is Phase.ACTION:
         for card_id in list(state.display):
-            state.display.remove(card_id)
-            state.discard_pile.append(card_id)
-            table.emit("card_discarded", player=None, card=card_id, zone="display", source="end of Action phase")
-        _start_phase(table, Phase.RESOLUTION)
+            table.discard_from_display(card_id, source="end of Action phase")
+        table.start_phase(Phase.RESOLUTION)
     else:
         _end_round(table)
 
@@ -213,17 +281,10 @@ def _end_round(table: Table) -> None:
     state = table.state
     top = max(p.score for p in state.players)
     if top >= state.setup.end_score or state.round >= state.setup.rounds:
-        state.phase = Phase.GAME_OVER
-        state.turn_player = None
-        state.winners = winners(table)
-        table.emit("game_over", round=state.round, winners=list(state.winners),
-                   scores=[p.score for p in state.players])
+        table.end_game(winners(table))
         return
-    state.round += 1
-    state.first_player = (state.first_player + 1) % state.n
-    state.revealed = False
-    table.emit("round_started", round=state.round, first_player=state.first_player)
-    _start_phase(table, Phase.HUNTING)
+    table.start_next_round()
+    table.start_phase(Phase.HUNTING)
 
 
 def winners(table: Table) -> list[int]:
@@ -236,67 +297,108 @@ def winners(table: Table) -> list[int]:
 # ---------------------------------------------------------------------- answers
 
 
+CHANCE = -1
+"""The player index a chance decision (a shuffle) is answered under."""
+
+
 def answer(table: Table, spec: DecisionSpec, action: JSON) -> None:
     """Apply a legal answer (already checked) to the pending decision."""
-    state = table.state
-    kind = ActionType(action["type"])
-    player = spec.player
-    if kind is ActionType.PICK:
-        assert player is not None
-        table.place_marker(player, action["card"])
-    elif kind is ActionType.SELL:
-        assert player is not None
-        table.sell(player, action["card"])
-    elif kind is ActionType.TAME:
-        assert player is not None
-        table.tame(player, action["card"])
-    elif kind is ActionType.SUMMON:
-        assert player is not None
-        paid = Stones.from_json(action["payment"])
-        table.pay_stones(player, paid, purpose=f"summon {action['card']}")
-        table.place_summoned(player, action["card"], paid, free=False)
-    elif kind is ActionType.REMOVE:
-        assert player is not None
-        table.pay_stones(player, Stones.from_json(action["payment"]), purpose=f"remove {action['card']}")
-        table.discard_from_area(player, action["card"], source="remove")
-    elif kind is ActionType.END_TURN:
-        table.emit("turn_ended", player=player)
-        _next_turn(table)
-    elif kind is ActionType.KEEP_STONES:
-        assert player is not None
-        state.stack.pop()
-        table.keep_stones(player, Stones.from_json(action["stones"]))
-    elif kind is ActionType.RESOLVE_ACTIVE:
-        assert player is not None
-        state.actives_used.append(action["card"])
-        table.push(Frame(kind="effect", player=player, card=action["card"], effect="active"))
-    elif kind is ActionType.SHUFFLE:
-        state.stack.pop()
-        table.shuffle_discard_into_draw(list(action["order"]))
-    elif kind is ActionType.TAKE_ARTIFACT:
-        assert player is not None
-        tile_id = action["tile"]
-        table.take_tile(player, tile_id)
-        if TILES[tile_id].ability == "instant":
-            table.push(Frame(kind="effect", player=player, card=tile_id, effect=ARTIFACT_EFFECT))
-    elif kind is ActionType.USE_ARTIFACT:
-        assert player is not None
-        tile_id = state.players[player].artifact
-        assert tile_id is not None
-        table.emit("artifact_used", player=player, tile=tile_id)
-        table.return_tile(player)
-        table.push(Frame(kind="effect", player=player, card=tile_id, effect=ARTIFACT_EFFECT))
-    else:
-        frame = state.stack[-1]
-        _advance_frame(table, frame, _effect_answer(action))
+    _ANSWERS[ACTION_TYPES[action["type"]]](table, CHANCE if spec.player is None else spec.player, action)
 
 
-def _effect_answer(action: JSON) -> Answer:
-    if action["type"] == ActionType.CHOOSE_PLAYER.value:
-        return int(action["target"])
-    if action["type"] == ActionType.PAY.value:
-        return Stones.from_json(action["payment"])
-    if action["type"] == ActionType.UPGRADE_STONES.value:
-        return Stones.from_json(action["stones"])
-    key = "cards" if action["type"] == ActionType.CHOOSE_CARDS.value else "options"
-    return tuple(sorted(action[key]))
+def _pick(table: Table, player: int, action: JSON) -> None:
+    """HUNT-2: the player's marker goes on the chosen display card."""
+    table.place_marker(player, action["card"])
+
+
+def _sell(table: Table, player: int, action: JSON) -> None:
+    """SELL-1."""
+    table.sell(player, action["card"])
+
+
+def _tame(table: Table, player: int, action: JSON) -> None:
+    """TAME-1."""
+    table.tame(player, action["card"])
+
+
+def _summon(table: Table, player: int, action: JSON) -> None:
+    """SUM-2: pay the cost, then the card goes from the hand to the area and its summon begins."""
+    paid = Stones.from_json(action["payment"])
+    table.pay_stones(player, paid, purpose=f"summon {action['card']}")
+    table.place_summoned(player, action["card"], paid, free=False)
+
+
+def _remove(table: Table, player: int, action: JSON) -> None:
+    """REM-1: pay the round number, then discard the card from the area."""
+    table.pay_stones(player, Stones.from_json(action["payment"]), purpose=f"remove {action['card']}")
+    table.discard_from_area(player, action["card"], source="remove")
+
+
+def _end_turn(table: Table, player: int, action: JSON) -> None:
+    """ACT-1: the turn passes on."""
+    table.emit("turn_ended", player=player)
+    _next_turn(table)
+
+
+def _keep_stones(table: Table, player: int, action: JSON) -> None:
+    """LIMIT-2: the kept stones stay, the rest are discarded."""
+    table.pop_frame()
+    table.keep_stones(player, Stones.from_json(action["stones"]))
+
+
+def _resolve_active(table: Table, player: int, action: JSON) -> None:
+    """EFF-5: the chosen Active effect is spent for this turn and resolves."""
+    table.use_active(action["card"])
+    table.push_effect(player, action["card"], EffectKind.ACTIVE)
+
+
+def _shuffle(table: Table, player: int, action: JSON) -> None:
+    """DECK-1: the discard pile becomes the draw pile in the order chance gave."""
+    table.pop_frame()
+    table.shuffle_discard_into_draw(list(action["order"]))
+
+
+def _take_artifact(table: Table, player: int, action: JSON) -> None:
+    """ART-3 / ART-4: take the tile; an Instant tile is used at once."""
+    tile_id = action["tile"]
+    table.take_tile(player, tile_id)
+    if TILES[tile_id].ability is TileAbility.INSTANT:
+        table.push_effect(player, tile_id, EffectKind.ARTIFACT)
+
+
+def _use_artifact(table: Table, player: int, action: JSON) -> None:
+    """ART-5: the tile goes back to the display first, then its ability resolves."""
+    tile_id = table.state.players[player].artifact
+    assert tile_id is not None
+    table.emit("artifact_used", player=player, tile=tile_id)
+    table.return_tile(player)
+    table.push_effect(player, tile_id, EffectKind.ARTIFACT)
+
+
+def _answer_stage(answer_of: Callable[[JSON], Answer]) -> Callable[[Table, int, JSON], None]:
+    """An answer to the decision of the top effect frame's current stage."""
+
+    def apply(table: Table, player: int, action: JSON) -> None:
+        _advance_frame(table, table.state.stack[-1], answer_of(action))
+
+    return apply
+
+
+_ANSWERS: dict[ActionType, Callable[[Table, int, JSON], None]] = {
+    ActionType.PICK: _pick,
+    ActionType.SELL: _sell,
+    ActionType.TAME: _tame,
+    ActionType.SUMMON: _summon,
+    ActionType.REMOVE: _remove,
+    ActionType.END_TURN: _end_turn,
+    ActionType.KEEP_STONES: _keep_stones,
+    ActionType.RESOLVE_ACTIVE: _resolve_active,
+    ActionType.SHUFFLE: _shuffle,
+    ActionType.TAKE_ARTIFACT: _take_artifact,
+    ActionType.USE_ARTIFACT: _use_artifact,
+    ActionType.CHOOSE_PLAYER: _answer_stage(lambda action: int(action["target"])),
+    ActionType.PAY: _answer_stage(lambda action: Stones.from_json(action["payment"])),
+    ActionType.UPGRADE_STONES: _answer_stage(lambda action: Stones.from_json(action["stones"])),
+    ActionType.CHOOSE_CARDS: _answer_stage(lambda action: tuple(sorted(action["cards"]))),
+    ActionType.CHOOSE_OPTIONS: _answer_stage(lambda action: tuple(sorted(action["options"]))),
+}

@@ -72,18 +72,32 @@ def check_payment(held: Stones, paid: Stones, values: StoneValues, cost: int) ->
     )
 
 
-_LEGAL_PAYMENTS: dict[tuple[Stones, StoneValues, int, object], tuple[Stones, ...]] = {}
+class PaymentMemo:
+    """The legal payments already worked out, keyed by (held, values, cost, the payment rule in force).
+
+    The answer depends on the arguments and on the payment rule alone, so an entry never goes stale; the rule is
+    part of the key so that an engine patching ``payment_violation`` (a fixture) gets answers of its own. The
+    memo lives as long as the process and holds at most ``limit`` entries: when full it is cleared, here only.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.found: dict[tuple[Stones, StoneValues, int, object], tuple[Stones, ...]] = {}
+
+    def payments(self, held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
+        key = (held, values, cost, payment_violation)
+        found = self.found.get(key)
+        if found is None:
+            if len(self.found) >= self.limit:
+                self.found.clear()
+            found = tuple(p for p in held.sub_collections() if payment_violation(held, p, values, cost) is None)
+            self.found[key] = found
+        return found
+
+
+_PAYMENTS = PaymentMemo(limit=20_000)
 
 
 def legal_payments(held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
-    """Every legal payment of ``cost`` from ``held``, as colour counts (PAY-1..PAY-5).
-
-    Remembered: the answer depends on the arguments and on the payment rule alone, and the rule is part of
-    the key, so an engine that patches ``payment_violation`` (a fixture) gets answers of its own.
-    """
-    key = (held, values, cost, payment_violation)
-    found = _LEGAL_PAYMENTS.get(key)
-    if found is None:
-        found = tuple(paid for paid in held.sub_collections() if payment_violation(held, paid, values, cost) is None)
-        _LEGAL_PAYMENTS[key] = found
-    return found
+    """Every legal payment of ``cost`` from ``held``, as colour counts (PAY-1..PAY-5)."""
+    return _PAYMENTS.payments(held, values, cost)

@@ -12,7 +12,7 @@ from typing import Any
 
 from oracle.cards import catalogue
 from oracle.model import Stones
-from oracle.reference.state import Frame, GameState, Phase, PlayerState, Setup
+from oracle.reference.state import MAX_PLAYERS, MIN_PLAYERS, Frame, GameState, Phase, PlayerState, Setup
 
 JSON = dict[str, Any]
 FORMAT = "vale-oracle/snapshot/1"
@@ -92,8 +92,8 @@ def _card_list(data: JSON, key: str, where: str) -> list[str]:
 
 def parse_setup(data: JSON) -> Setup:
     players = _field(data, "players", int, "setup.")
-    if not 2 <= players <= 4:
-        raise SnapshotError(f"setup.players: the game is for 2 to 4 players, got {players}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise SnapshotError(f"setup.players: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
     variants = data.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(v, str) for v in variants.values()):
         raise SnapshotError("setup.variants: must be an object of strings")
@@ -197,10 +197,22 @@ def load_state(data: JSON) -> GameState:
                 raise SnapshotError(f"players[{i}].markers: {card_id} is not in the display")
     if ours and private is not None:
         state.revealed = bool(private.get("revealed", False))
-        state.stack = [Frame.from_json(f) for f in private.get("stack", [])]
+        state.stack = [_frame(f, f"private.stack[{i}]") for i, f in enumerate(private.get("stack", []))]
     else:
         state.revealed = bool(state.display) or phase is not Phase.HUNTING
     return state
+
+
+def _frame(data: object, where: str) -> Frame:
+    """A frame of the reference engine's own resolution stack (from its ``private`` bookkeeping)."""
+    if not isinstance(data, dict):
+        raise SnapshotError(f"{where}: must be an object")
+    try:
+        return Frame.from_json(data)
+    except KeyError as exc:
+        raise SnapshotError(f"{where}: unknown or missing {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"{where}: {exc}") from None
 
 
 def _load_artifacts(data: JSON, state: GameState) -> None:

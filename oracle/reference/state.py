@@ -1,20 +1,23 @@
-"""The reference engine's game state.
+"""The reference engine's game state: the phase, the players, the card zones and the resolution stack.
 
-``GameState`` and ``PlayerState`` are the only mutable objects of the engine, and only
-:mod:`oracle.reference.table` changes them. Everything else (cards, stones, decisions, rejections)
-is an immutable value.
+``GameState``, ``PlayerState`` and ``Frame`` are the only mutable objects of the engine; who may write them is
+said in :mod:`oracle.reference`. Everything else (cards, stones, notes, decisions, rejections) is an immutable
+value.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from oracle.model import NO_STONES, Stones
+from oracle.reference.notes import NOTES, Note
 
 JSON = dict[str, Any]
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+"""SETUP-1: the game is for 2 to 4 players."""
 
 
 class Phase(str, Enum):
@@ -53,7 +56,41 @@ class Setup:
         }
 
 
-@dataclass
+class Zone(Enum):
+    """The zones a card can be in (named so in events)."""
+
+    DISPLAY = "display"
+    DRAW_PILE = "draw_pile"
+    DISCARD_PILE = "discard_pile"
+    HAND = "hand"
+    AREA = "area"
+    SHELTER = "shelter"
+
+
+class FrameKind(str, Enum):
+    """What a frame of the resolution stack is doing."""
+
+    SUMMON = "summon"
+    """A summon in progress: its triggers have still to fire, its Permanent effect is not yet in force (SUM-6)."""
+    EFFECT = "effect"
+    """An Instant, Active, triggered or artifact effect part-way through its stages."""
+    KEEP = "keep"
+    """A player over the holding limit chooses the stones to keep (LIMIT-2)."""
+    SHUFFLE = "shuffle"
+    """The discard pile must be shuffled into a new draw pile (DECK-1)."""
+
+
+class EffectKind(str, Enum):
+    """Which registry an effect frame's effect comes from."""
+
+    INSTANT = "instant"
+    ACTIVE = "active"
+    PERMANENT = "permanent"
+    """The staged part of a Permanent trigger (Duduri King's choice)."""
+    ARTIFACT = "artifact"
+
+
+@dataclass(slots=True)
 class PlayerState:
     """One player's public position (hand contents are secret at the table, not to the oracle)."""
 
@@ -67,51 +104,53 @@ class PlayerState:
     artifact: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """One unfinished piece of work on the resolution stack.
 
-    kinds: ``summon`` (a summon in progress: its Permanent effect is not yet in force), ``effect``
-    (an Instant or Active effect part-way through its stages), ``keep`` (a player over the holding
-    limit), ``shuffle`` (the discard pile must be shuffled into a new draw pile).
+    ``card`` acts as 'this card' and ``source`` is the card whose printed effect resolves (they differ for a
+    copied effect, RUL-12); ``stage`` is the next stage of the effect; ``memo`` holds the notes its stages left.
     """
 
-    kind: str
+    kind: FrameKind
     player: int
     card: str = ""
     source: str = ""
-    effect: str = ""
+    effect: EffectKind | None = None
     stage: int = 0
-    memo: JSON = field(default_factory=dict)
+    memo: dict[Note[Any], Any] = field(default_factory=dict)
 
     def clone(self) -> Frame:
-        return Frame(self.kind, self.player, self.card, self.source, self.effect, self.stage, copy.deepcopy(self.memo))
+        """An independent copy (notes hold immutable values, so the memo is copied, not its values)."""
+        return Frame(self.kind, self.player, self.card, self.source, self.effect, self.stage, dict(self.memo))
 
     def to_json(self) -> JSON:
         return {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "player": self.player,
             "card": self.card,
             "source": self.source,
-            "effect": self.effect,
+            "effect": "" if self.effect is None else self.effect.value,
             "stage": self.stage,
-            "memo": copy.deepcopy(self.memo),
+            "memo": {note.name: note.to_json(value) for note, value in self.memo.items()},
         }
 
     @staticmethod
     def from_json(data: JSON) -> Frame:
+        effect = data.get("effect", "")
+        memo = {NOTES[name]: NOTES[name].from_json(value) for name, value in dict(data.get("memo", {})).items()}
         return Frame(
-            kind=str(data["kind"]),
+            kind=FrameKind(data["kind"]),
             player=int(data["player"]),
             card=str(data.get("card", "")),
             source=str(data.get("source", "")),
-            effect=str(data.get("effect", "")),
+            effect=EffectKind(effect) if effect else None,
             stage=int(data.get("stage", 0)),
-            memo=copy.deepcopy(dict(data.get("memo", {}))),
+            memo=memo,
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     """The whole table. ``turn_player`` is whose Action or Resolution turn it is.
 
@@ -167,8 +206,3 @@ class GameState:
         """Players from the first player clockwise."""
         return [(self.first_player + i) % self.n for i in range(self.n)]
 
-    def owner_of_summoned(self, card_id: str) -> int | None:
-        for index, player in enumerate(self.players):
-            if card_id in player.area:
-                return index
-        return None

@@ -1,66 +1,101 @@
-"""The table: every change to the game state goes through here, and each change emits an event.
+"""The table: the one writer of the game state; every change goes through here and emits an event.
 
-This module is the one place where the reference engine mutates state. Queries that depend on the
-cards in force (stone values, holding limit, costs, area capacity) live here too, next to the state
-they read.
+Queries that depend on the cards in force (stone values, holding limit, costs, area capacity) live here too,
+next to the state they read, with the memo that remembers them while legal actions are listed.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, TypeVar
 
 from oracle.cards import Card, catalogue
-from oracle.model import COLORS, EffectType, Family, Stones
+from oracle.model import Family, Stones
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
-from oracle.reference.payment import StoneValues, legal_payments
-from oracle.reference.state import Frame, GameState
+from oracle.reference.notes import PAID, Note
+from oracle.reference.payment import StoneValues
+from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
 
 JSON = dict[str, Any]
+T = TypeVar("T")
 
 BASE_HOLDING_LIMIT = 4
 
 
+class ListingMemo:
+    """Answers that cannot change while one position's legal actions are listed (nothing writes the state then).
+
+    Key and lifetime: ``can_resolve`` (SUM-4) by (owner, card, acting card), ``costs`` by (player, card id),
+    ``values`` and ``in_force`` by player. ``with table.listing():`` puts a fresh memo on the table for one
+    listing and takes it away afterwards; a copy of the table (``what_if``) starts without one (its state differs).
+    """
+
+    __slots__ = ("can_resolve", "costs", "in_force", "table", "values")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.can_resolve: dict[tuple[int, str, str], bool] = {}
+        self.costs: dict[tuple[int, str], int] = {}
+        self.values: dict[int, StoneValues] = {}
+        self.in_force: dict[int, tuple[tuple[Card, Permanent], ...]] = {}
+
+    def __enter__(self) -> ListingMemo:
+        self.table.remembered = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.table.remembered = None
+
+
 class Table:
-    """Wraps a :class:`GameState`; mutates it and records events."""
+    """Wraps a :class:`GameState`; the only code that writes it (besides the snapshot reader), recording events."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[JSON] = []
         self.cards = catalogue()
-        self.resolvable_cache: dict[tuple[int, str, str], bool] | None = None
-        self.cost_cache: dict[tuple[int, str], int] | None = None
-        self.values_cache: dict[tuple[int, str], StoneValues] = {}
+        self.remembered: ListingMemo | None = None
+
+    def _twin(self, events: list[JSON]) -> Table:
+        twin = Table.__new__(Table)
+        twin.state = self.state.clone()
+        twin.events = events
+        twin.cards = self.cards
+        twin.remembered = None
+        return twin
 
     def __deepcopy__(self, memo: dict[int, object]) -> Table:
         """Copies share the immutable card catalogue; only the state and events are copied."""
-        twin = Table.__new__(Table)
-        twin.state = self.state.clone()
-        twin.events = copy.deepcopy(self.events, memo)
-        twin.cards = self.cards
-        twin.resolvable_cache = None
-        twin.cost_cache = None
-        twin.values_cache = {}
-        return twin
+        return self._twin(copy.deepcopy(self.events, memo))
 
     def what_if(self) -> Table:
         """A throwaway copy for 'what would happen if' questions; changes to it never reach this table."""
-        twin = Table.__new__(Table)
-        twin.state = self.state.clone()
-        twin.events = []
-        twin.cards = self.cards
-        twin.resolvable_cache = None
-        twin.cost_cache = None
-        twin.values_cache = {}
-        return twin
+        return self._twin([])
+
+    def listing(self) -> ListingMemo:
+        """Remember costs, stone values and SUM-4 answers while the legal actions of this position are listed."""
+        return ListingMemo(self)
+
+    def take_events(self) -> list[JSON]:
+        """The events since the last call, oldest first."""
+        events, self.events = self.events, []
+        return events
 
     # ----------------------------------------------------------------- queries
 
     def card(self, card_id: str) -> Card:
         return self.cards.cards[card_id]
 
-    def in_force(self, player: int) -> list[tuple[Card, Permanent]]:
+    def in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         """The Permanent effects in force for a player: cards in the area whose summon has finished."""
+        if self.remembered is None:
+            return self._in_force(player)
+        found = self.remembered.in_force.get(player)
+        if found is None:
+            found = self.remembered.in_force[player] = self._in_force(player)
+        return found
+
+    def _in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         out: list[tuple[Card, Permanent]] = []
         unfinished: set[str] | None = None
         for card_id in self.state.players[player].area:
@@ -68,19 +103,19 @@ class Table:
             if effect is None:
                 continue
             if unfinished is None:
-                unfinished = {f.card for f in self.state.stack if f.kind == "summon"}
+                unfinished = self._unfinished()
             if card_id not in unfinished:
                 out.append((self.card(card_id), effect))
-        return out
+        return tuple(out)
 
     def stone_values(self, player: int) -> StoneValues:
         """PAY-4 / RUL-16: the stone values in force for this player now."""
-        if self.cost_cache is not None:
-            key = (player, "stone values")
-            if key not in self.values_cache:
-                self.values_cache[key] = self._stone_values(player)
-            return self.values_cache[key]
-        return self._stone_values(player)
+        if self.remembered is None:
+            return self._stone_values(player)
+        values = self.remembered.values.get(player)
+        if values is None:
+            values = self.remembered.values[player] = self._stone_values(player)
+        return values
 
     def _stone_values(self, player: int) -> StoneValues:
         red, blue, purple = 1, 3, 6
@@ -100,12 +135,13 @@ class Table:
 
     def summon_cost(self, player: int, card: Card) -> int:
         """SUM-3: the printed cost changed by the effects in force, never below 0; a fixed cost wins (ART-9)."""
-        if self.cost_cache is not None:
-            key = (player, card.id)
-            if key not in self.cost_cache:
-                self.cost_cache[key] = self._summon_cost(player, card)
-            return self.cost_cache[key]
-        return self._summon_cost(player, card)
+        if self.remembered is None:
+            return self._summon_cost(player, card)
+        key = (player, card.id)
+        cost = self.remembered.costs.get(key)
+        if cost is None:
+            cost = self.remembered.costs[key] = self._summon_cost(player, card)
+        return cost
 
     def _summon_cost(self, player: int, card: Card) -> int:
         in_force = self.in_force(player)
@@ -119,10 +155,6 @@ class Table:
             if effect.cost_change is not None:
                 cost += effect.cost_change(card)
         return max(0, cost)
-
-    def legal_payments(self, held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
-        """PAY-1..PAY-5: every legal payment of ``cost`` from ``held``."""
-        return legal_payments(held, values, cost)
 
     def area_capacity(self, player: int) -> int:
         """SUM-1: as many areas as the round number, plus bought Additional Areas (ART-8)."""
@@ -154,7 +186,8 @@ class Table:
         return fixed | set(missing[:wild])
 
     def _unfinished(self) -> set[str]:
-        return {f.card for f in self.state.stack if f.kind == "summon"}
+        """The cards whose summon is still in progress (SUM-6: their Permanent effect is not in force yet)."""
+        return {f.card for f in self.state.stack if f.kind is FrameKind.SUMMON}
 
     def stones(self, player: int) -> Stones:
         return self.state.players[player].stones
@@ -172,7 +205,7 @@ class Table:
             if (
                 held > BASE_HOLDING_LIMIT
                 and held > self.holding_limit(index)
-                and not any(f.kind == "keep" and f.player == index for f in self.state.stack)
+                and not any(f.kind is FrameKind.KEEP and f.player == index for f in self.state.stack)
             ):
                 return index
         return None
@@ -292,7 +325,7 @@ class Table:
         self.state.players[player].hand.remove(card_id)
         self.state.players[player].area.append(card_id)
         self.emit("card_summoned", player=player, card=card_id, paid=paid.to_json(), free=free)
-        self.state.stack.append(Frame(kind="summon", player=player, card=card_id, memo={"paid": paid.to_json()}))
+        self.state.stack.append(Frame(FrameKind.SUMMON, player, card_id, memo={PAID: paid}))
 
     def fire_summon_triggers(self, player: int, card_id: str, paid: Stones) -> None:
         """EFF-3: the other cards' summon triggers react; the summoned card's own effect does not."""
@@ -360,8 +393,8 @@ class Table:
 
     def recover_triggered(self) -> bool:
         """RUL-4: a card whose Permanent condition for recovering itself holds (Fireblast) recovers now."""
-        for player in range(self.state.n):
-            if RECOVER_WHEN.isdisjoint(self.state.players[player].area):
+        for player, seat in enumerate(self.state.players):
+            if RECOVER_WHEN.isdisjoint(seat.area):
                 continue
             for card, effect in self.in_force(player):
                 if effect.recover_when is not None and effect.recover_when(self, player):
@@ -397,16 +430,13 @@ class Table:
         self.state.players[player].extra_areas += 1
         self.emit("area_bought", player=player, extra_areas=self.state.players[player].extra_areas, source=source)
 
-    def shelter(self, player: int, card_id: str, zone: str, source: str) -> None:
+    def shelter(self, player: int, card_id: str, zone: Zone, source: str) -> None:
         """ART-7: a card goes face up to the player's shelter, from the display, the hand or the draw pile."""
-        if zone == "display":
-            self.state.display.remove(card_id)
-        elif zone == "hand":
-            self.state.players[player].hand.remove(card_id)
-        else:
-            self.state.draw_pile.remove(card_id)
+        origins = {Zone.DISPLAY: self.state.display, Zone.HAND: self.state.players[player].hand,
+                   Zone.DRAW_PILE: self.state.draw_pile}
+        origins[zone].remove(card_id)
         self.state.players[player].shelter.append(card_id)
-        self.emit("card_sheltered", player=player, card=card_id, zone=zone, source=source)
+        self.emit("card_sheltered", player=player, card=card_id, zone=zone.value, source=source)
 
     def retrieve(self, player: int, card_id: str, source: str) -> None:
         """ART-7: a card of the player's own shelter goes to their hand."""
@@ -443,15 +473,66 @@ class Table:
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=None, card=card_id, zone="display", source=source)
 
+    # ----------------------------------------------------------------- turns and phases
+
+    def mark_display_dealt(self) -> None:
+        """HUNT-1: the display is dealt for this round (the Hunting phase goes on to the picks)."""
+        self.state.revealed = True
+
+    def start_phase(self, phase: Phase) -> None:
+        """ROUND-1: the Action and Resolution phases start with the first player's turn."""
+        state = self.state
+        state.phase = phase
+        state.turn_player = state.first_player if phase in (Phase.ACTION, Phase.RESOLUTION) else None
+        state.actives_used = []
+        self.emit("phase_started", phase=phase.value, round=state.round)
+
+    def pass_turn(self, player: int) -> None:
+        """ACT-1 / EFF-5: ``player`` takes the next turn, with no Active effect used yet."""
+        self.state.turn_player = player
+        self.state.actives_used = []
+
+    def use_active(self, card_id: str) -> None:
+        """EFF-5: the card's Active effect is spent for this Resolution turn."""
+        self.state.actives_used.append(card_id)
+
+    def start_next_round(self) -> None:
+        """ROUND-2: the first player marker passes to the left and a new round starts with a new display."""
+        state = self.state
+        state.round += 1
+        state.first_player = (state.first_player + 1) % state.n
+        state.revealed = False
+        self.emit("round_started", round=state.round, first_player=state.first_player)
+
+    def end_game(self, winners: list[int]) -> None:
+        """END-1: the game is over; ``winners`` share the victory (END-2)."""
+        state = self.state
+        state.phase = Phase.GAME_OVER
+        state.turn_player = None
+        state.winners = list(winners)
+        self.emit("game_over", round=state.round, winners=list(winners), scores=[p.score for p in state.players])
+
+    # ----------------------------------------------------------------- the resolution stack
+
     def push(self, frame: Frame) -> None:
         self.state.stack.append(frame)
 
+    def push_effect(self, player: int, card_id: str, effect: EffectKind, source: str = "",
+                    memo: dict[Note[Any], Any] | None = None) -> None:
+        """An effect starts resolving on a frame of its own (``source`` differs from the card for a copy, RUL-12)."""
+        self.state.stack.append(Frame(FrameKind.EFFECT, player, card_id, source, effect, memo=memo or {}))
+
     def push_shuffle(self) -> None:
-        self.state.stack.append(Frame(kind="shuffle", player=-1))
+        """DECK-1: chance (no player) must shuffle the discard pile into a new draw pile."""
+        self.state.stack.append(Frame(FrameKind.SHUFFLE, player=-1))
 
+    def pop_frame(self) -> Frame:
+        """The top frame's work is done."""
+        return self.state.stack.pop()
 
-def has_effect(card: Card, effect_type: EffectType) -> bool:
-    return effect_type in card.effect_types
+    def next_stage(self, frame: Frame) -> None:
+        frame.stage += 1
 
-
-ALL_COLORS = COLORS
+    def note(self, frame: Frame, note: Note[T], value: T) -> None:
+        """A stage leaves ``value`` under ``note`` on its frame for the stages after it."""
+        frame.memo[note] = value

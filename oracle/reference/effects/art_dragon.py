@@ -15,13 +15,15 @@ from oracle.reference.effects.steps import (
     players_with_summoned,
     summoned_anywhere,
 )
+from oracle.reference.notes import SWAP, TARGET
 
 
 def _swap(ctx: EffectContext) -> None:
     """'This card' is the acting card (the copier for Scorch: RUL-12); leaving by a swap is no discard (ART-10)."""
     if ctx.card_id not in ctx.table.state.players[ctx.owner].area:
         return
-    for card_id in ctx.memo.get("swap", []):
+    card_id = ctx.chosen(SWAP)
+    if card_id is not None:
         ctx.table.swap_summoned(ctx.owner, ctx.card_id, chosen_player(ctx), card_id, ctx.source_id)
 
 
@@ -32,8 +34,8 @@ def _points_then_swap(name: str, points: int, family: Family) -> Effect:
     label = family.value.capitalize()
     return Effect((
         gain_points(points),
-        ChoosePlayer("target", f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
-        ChooseCards("swap", f"{name}: choose one of your summoned {label} cards to swap with {name}",
+        ChoosePlayer(TARGET, f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
+        ChooseCards(SWAP, f"{name}: choose one of your summoned {label} cards to swap with {name}",
                     chosen_players_cards(family, exclude_acting=True), chooser=chosen_player),
         Do(_swap),
     ), can_resolve=summoned_anywhere(family), rule="RUL-3")

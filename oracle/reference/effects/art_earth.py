@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from oracle.cards import Card
-from oracle.model import EffectType, Family, Stones
+from oracle.model import Family, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent, triggered
 from oracle.reference.effects.steps import (
@@ -14,49 +14,42 @@ from oracle.reference.effects.steps import (
     another_card_in_area,
     gain_points,
     gain_points_per,
+    gain_printed_cost_of,
+    held_stones,
+    holds_an_upgradable_stone,
     other_summoned,
     recover_self,
+    recovers_itself,
 )
-from oracle.reference.state import Frame
+from oracle.reference.notes import DISCARD, OPTIONS, RECEIVED
+from oracle.reference.state import EffectKind
 from oracle.reference.table import Table
-
-
-def _holds_red_or_blue(table: Table, owner: int, acting: str) -> bool:
-    """SUM-4: a stone that can be upgraded (a purple one cannot: STONE-2)."""
-    held = table.stones(owner)
-    return held.red + held.blue >= 1
 
 
 def _lose_one_point(ctx: EffectContext) -> None:
     ctx.table.lose_points(ctx.owner, 1, ctx.source_id)
 
 
-def _upgradable_held(ctx: EffectContext) -> Stones:
-    held = ctx.table.stones(ctx.owner)
-    return Stones(red=held.red, blue=held.blue)
-
-
 # art-earth-01 Duduri: ⚡ lose 1 point (at most what you have: SCORE-1), then upgrade one of your stones one step,
 # your choice; needs a red or blue stone to be summoned (SUM-4, STONE-2); ⌛ Recover (EFF-6).
 instant("art-earth-01", Effect((
     Do(_lose_one_point),
-    UpgradeStones("Duduri: upgrade one of your stones one step", _upgradable_held),
-), can_resolve=_holds_red_or_blue, rule="STONE-2"))
+    UpgradeStones("Duduri: upgrade one of your stones one step", held_stones),
+), can_resolve=holds_an_upgradable_stone, rule="STONE-2"))
 active("art-earth-01", Effect((recover_self(),), rule="EFF-6"))
 
 DUDURI_KING = "art-earth-02"
 
 
 def _received(ctx: EffectContext) -> Stones:
-    return Stones.from_json(ctx.memo["received"])
+    return ctx.note(RECEIVED)
 
 
 def _duduri_king(table: Table, owner: int, king: str, sold: Card, received: Stones) -> None:
     """One received stone goes up one step; a purple one cannot (STONE-2). Only a Wind sale (1 red and 1 blue)
     leaves a choice: an upgrade decision on a frame of its own, after any holding-limit choice."""
     if received.red and received.blue:
-        table.push(Frame(kind="effect", player=owner, card=king,
-                         effect=EffectType.PERMANENT.value, memo={"received": received.to_json()}))
+        table.push_effect(owner, king, EffectKind.PERMANENT, memo={RECEIVED: received})
     elif received.red:
         table.upgrade_stones(owner, 1, 0, king)
     elif received.blue:
@@ -71,18 +64,11 @@ triggered(DUDURI_KING, Effect((
 ), rule="STONE-2"))
 
 
-def _anubis(ctx: EffectContext) -> None:
-    """The points are the printed cost, even when the card's own effect replaces the discard (Ash: RUL-5)."""
-    for card_id in ctx.memo.get("discard", []):
-        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
-        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
-
-
 # art-earth-03 Anubis: ⚡ discard another of your summoned cards and gain its printed cost in points; needs one to be
 # summoned (SUM-4, ART-10).
 instant("art-earth-03", Effect((
-    ChooseCards("discard", "Anubis: discard another of your summoned cards", other_summoned),
-    Do(_anubis),
+    ChooseCards(DISCARD, "Anubis: discard another of your summoned cards", other_summoned),
+    gain_printed_cost_of(DISCARD, lambda table, owner, card, source: table.discard_from_area(owner, card, source)),
 ), can_resolve=another_card_in_area, rule="SUM-4"))
 
 DISCARD_SELF = "discard_this_card"
@@ -101,12 +87,12 @@ def _mandrake_options(ctx: EffectContext) -> list[str]:
 
 def _mandrake(ctx: EffectContext) -> None:
     """'This card' is the acting card (RUL-12); discarding it is a discard (ART-10: Totem Pole triggers)."""
-    chosen = ctx.memo.get("price", [])
-    if DISCARD_SELF in chosen:
+    price = ctx.chosen(OPTIONS)
+    if price == DISCARD_SELF:
         ctx.table.discard_from_area(ctx.owner, ctx.card_id, ctx.source_id)
-    if LOSE_POINTS in chosen:
+    if price == LOSE_POINTS:
         ctx.table.lose_points(ctx.owner, 2, ctx.source_id)
-    if chosen:
+    if price is not None:
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
@@ -114,7 +100,7 @@ def _mandrake(ctx: EffectContext) -> None:
 # ART-10).
 instant("art-earth-04", Effect((gain_points(3),)))
 active("art-earth-04", Effect((
-    ChooseOptions("price", "Mandrake: discard this card or lose 2 points", _mandrake_options),
+    ChooseOptions(OPTIONS, "Mandrake: discard this card or lose 2 points", _mandrake_options),
     Do(_mandrake),
 ), rule="ART-10"))
 
@@ -129,7 +115,7 @@ permanent("art-earth-05", Permanent(on_other_discarded=_totem_pole, rule="ART-10
 
 
 def _wendigo(table: Table, owner: int, card_id: str, lost: int) -> None:
-    table.recover(owner, card_id, card_id)
+    recovers_itself(table, owner, card_id)
 
 
 # art-earth-06 Wendigo: ⚡ 2 points per Earth card in the area, Wendigo included (SUM-5); ∞ when you lose 1 or more

@@ -6,12 +6,13 @@ from oracle.cards import Card
 from oracle.model import Family, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
-from oracle.reference.effects.steps import ChooseOptions, Do, gain_points_per, gain_stones
+from oracle.reference.effects.steps import ChooseOptions, Do, gain_points_per, gain_stones, recovers_itself
+from oracle.reference.notes import OPTIONS
 from oracle.reference.table import Table
 
 
 def _ash(table: Table, owner: int, card_id: str) -> None:
-    table.recover(owner, card_id, card_id)
+    recovers_itself(table, owner, card_id)
     table.gain_points(owner, table.state.round, card_id)
 
 
@@ -63,7 +64,8 @@ def _hephaestus_options(ctx: EffectContext) -> list[str]:
 
 def _hephaestus(ctx: EffectContext) -> None:
     """Give up the chosen reward, then earn the other two (their stones arrive together: one limit check)."""
-    for lost in ctx.memo.get("lose", []):
+    lost = ctx.chosen(OPTIONS)
+    if lost is not None:
         stones, points = HEPHAESTUS_REWARDS[lost]
         ctx.table.discard_stones(ctx.owner, stones, ctx.source_id)
         ctx.table.lose_points(ctx.owner, points, ctx.source_id)
@@ -75,7 +77,7 @@ def _hephaestus(ctx: EffectContext) -> None:
 # art-fire-05 Hephaestus: ⌛ give up one of [1 blue stone] / [3 red stones] / [2 points] and earn the other two;
 # it must be used, only rewards the player has can be given up (ART-12, EFF-1, RUL-14).
 active("art-fire-05", Effect((
-    ChooseOptions("lose", "Hephaestus: choose the reward to give up", _hephaestus_options),
+    ChooseOptions(OPTIONS, "Hephaestus: choose the reward to give up", _hephaestus_options),
     Do(_hephaestus),
 ), rule="ART-12"))
 

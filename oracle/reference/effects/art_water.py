@@ -10,47 +10,42 @@ from oracle.reference.effects.steps import (
     ChooseOptions,
     Do,
     chosen_family_count,
+    discard_chosen_from_hand,
     family_names,
     gain_points_per,
     hand_cards,
+    recovers_itself,
 )
+from oracle.reference.notes import DISCARD, OPTIONS, SUMMON
 from oracle.reference.table import Table
 
 
-def _discard_chosen(ctx: EffectContext) -> int:
-    """Discard the hand cards chosen under ``discard``; returns how many were discarded."""
-    chosen = ctx.memo.get("discard", [])
-    for card_id in chosen:
-        ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
-    return len(chosen)
-
-
 def _taweret(ctx: EffectContext) -> None:
-    ctx.table.gain_stones(ctx.owner, Stones(blue=_discard_chosen(ctx)), ctx.source_id)
+    ctx.table.gain_stones(ctx.owner, Stones(blue=discard_chosen_from_hand(ctx)), ctx.source_id)
 
 
 # art-water-01 Taweret: ⚡ discard any number of hand cards (none allowed), 1 blue stone each, received together
 # (one holding-limit check: LIMIT-2).
 instant("art-water-01", Effect((
-    ChooseCards("discard", "Taweret: discard any number of cards from your hand", hand_cards, least=0, most=99),
+    ChooseCards(DISCARD, "Taweret: discard any number of cards from your hand", hand_cards, least=0, most=99),
     Do(_taweret),
 ), rule="LIMIT-2"))
 
 
 def _melusine(ctx: EffectContext) -> None:
-    ctx.table.gain_points(ctx.owner, 4 * _discard_chosen(ctx), ctx.source_id)
+    ctx.table.gain_points(ctx.owner, 4 * discard_chosen_from_hand(ctx), ctx.source_id)
 
 
 # art-water-02 Melusine: ⚡ discard up to 3 hand cards (none allowed), 4 points each.
 instant("art-water-02", Effect((
-    ChooseCards("discard", "Melusine: discard up to 3 cards from your hand", hand_cards, least=0, most=3),
+    ChooseCards(DISCARD, "Melusine: discard up to 3 cards from your hand", hand_cards, least=0, most=3),
     Do(_melusine),
 )))
 
 
 def _thalassa(table: Table, owner: int, card_id: str, stones: Stones) -> None:
     if stones.blue >= 1:
-        table.recover(owner, card_id, card_id)
+        recovers_itself(table, owner, card_id)
 
 
 # art-water-03 Thalassa: ⚡ 1 point per Water card in the area, Thalassa included (SUM-5); ∞ on gaining a blue
@@ -60,14 +55,14 @@ permanent("art-water-03", Permanent(on_gain_stones=_thalassa, rule="RUL-4"))
 
 # art-water-04 Kraken: ⚡ name a family; 2 points per card of it in the area, Kraken included (SUM-5, ART-11).
 instant("art-water-04", Effect((
-    ChooseOptions("family", "Kraken: choose a family", family_names),
+    ChooseOptions(OPTIONS, "Kraken: choose a family", family_names),
     gain_points_per(2, chosen_family_count),
 ), rule="SUM-5"))
 
 
 def _siren(ctx: EffectContext) -> None:
     """EFF-2: the stone and the points come only if a card was really discarded."""
-    if _discard_chosen(ctx):
+    if discard_chosen_from_hand(ctx):
         ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
         ctx.table.gain_points(ctx.owner, 2, ctx.source_id)
 
@@ -75,7 +70,7 @@ def _siren(ctx: EffectContext) -> None:
 # art-water-05 Siren: ⌛ discard a hand card (a must unless the hand is empty); if you did, 1 blue stone and 2 points
 # (EFF-1, EFF-2).
 active("art-water-05", Effect((
-    ChooseCards("discard", "Siren: discard a card from your hand", hand_cards),
+    ChooseCards(DISCARD, "Siren: discard a card from your hand", hand_cards),
     Do(_siren),
 ), rule="EFF-2"))
 
@@ -105,7 +100,8 @@ def _akhlut_can_resolve(table: Table, owner: int, acting: str) -> bool:
 
 def _akhlut_summon(ctx: EffectContext) -> None:
     """The Dragon leaves the discard pile and goes through a full summon, paying nothing (SUM-6)."""
-    for dragon in ctx.memo.get("dragon", []):
+    dragon = ctx.chosen(SUMMON)
+    if dragon is not None:
         ctx.table.take_from_discard_pile(ctx.owner, dragon, ctx.source_id)
         ctx.table.place_summoned(ctx.owner, dragon, Stones(), free=True)
 
@@ -113,7 +109,7 @@ def _akhlut_summon(ctx: EffectContext) -> None:
 # art-water-06 Akhlut: ⚡ choose a Dragon in the discard pile and summon it without paying its cost; its Instant
 # effect resolves; needs a free area and such a Dragon (SUM-4, SUM-6).
 instant("art-water-06", Effect((
-    ChooseCards("dragon", "Akhlut: choose a Dragon card in the discard pile to summon",
+    ChooseCards(SUMMON, "Akhlut: choose a Dragon card in the discard pile to summon",
                 lambda ctx: _akhlut_targets(ctx.table, ctx.owner, ctx.card_id)),
     Do(_akhlut_summon),
 ), can_resolve=_akhlut_can_resolve, rule="SUM-4"))

@@ -16,28 +16,26 @@ from oracle.reference.effects.steps import (
     family_names,
     free_summon_candidates,
     gain_points_per,
+    recovers_itself,
 )
+from oracle.reference.notes import DRAWN, OPTIONS, SUMMONED, TO_DRAW_PILE
 from oracle.reference.table import Table
-
-
-def _banshee(table: Table, owner: int, card_id: str) -> None:
-    table.recover(owner, card_id, card_id)
-
 
 # art-wind-01 Banshee: ⚡ 1 point per different family in the area, Banshee's Wind included (SUM-5, ART-11);
 # ∞ when you draw a card it recovers itself at once (RUL-4).
 instant("art-wind-01", Effect((gain_points_per(1, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),),
                               rule="SUM-5"))
-permanent("art-wind-01", Permanent(on_draw=_banshee, rule="RUL-4"))
+permanent("art-wind-01", Permanent(on_draw=recovers_itself, rule="RUL-4"))
 
 
 def _hand_after_draw(ctx: EffectContext) -> list[str]:
     """EFF-2: a card goes back only if one was drawn; any hand card may go, the drawn one included."""
-    return list(ctx.hand()) if ctx.memo.get("drawn") else []
+    return ctx.hand() if ctx.note(DRAWN) else []
 
 
 def _nurikabe_to_draw_pile(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("top", []):
+    card_id = ctx.chosen(TO_DRAW_PILE)
+    if card_id is not None:
         ctx.table.put_hand_card_on_draw_pile(ctx.owner, card_id, ctx.source_id)
 
 
@@ -45,13 +43,13 @@ def _nurikabe_to_draw_pile(ctx: EffectContext) -> None:
 instant("art-wind-02", Effect((Draw(),), rule="DECK-1"))
 active("art-wind-02", Effect((
     Draw(),
-    ChooseCards("top", "Nurikabe: put a card from your hand on top of the draw pile", _hand_after_draw),
+    ChooseCards(TO_DRAW_PILE, "Nurikabe: put a card from your hand on top of the draw pile", _hand_after_draw),
     Do(_nurikabe_to_draw_pile),
 ), rule="EFF-2"))
 
 # art-wind-03 Rukh: ⌛ name a family; 1 point per card of it in the area (Loki counts on its owner's turn: ART-11).
 active("art-wind-03", Effect((
-    ChooseOptions("family", "Rukh: choose a family", family_names),
+    ChooseOptions(OPTIONS, "Rukh: choose a family", family_names),
     gain_points_per(1, chosen_family_count),
 ), rule="ART-11"))
 
@@ -65,7 +63,7 @@ def _horus_can_resolve(table: Table, owner: int, acting: str) -> bool:
 
 
 def _horus_points(ctx: EffectContext) -> None:
-    summoned = ctx.memo.get("summoned")
+    summoned = ctx.note(SUMMONED)
     if summoned:
         ctx.table.gain_points(ctx.owner, ctx.card(summoned).cost, ctx.source_id)
 

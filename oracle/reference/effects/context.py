@@ -1,14 +1,17 @@
-"""What an effect stage sees: the table, the frame it belongs to, and a few named helpers."""
+"""What an effect stage sees: the table, the frame it belongs to, its notes, and a few named helpers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from oracle.cards import Card
 from oracle.model import Family
+from oracle.reference.notes import Note
 from oracle.reference.state import Frame
 from oracle.reference.table import Table
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -30,9 +33,18 @@ class EffectContext:
         """The card whose printed effect is resolving."""
         return self.frame.source or self.frame.card
 
-    @property
-    def memo(self) -> dict[str, Any]:
-        return self.frame.memo
+    def note(self, note: Note[T]) -> T:
+        """What an earlier stage left under ``note`` (its empty value if it left nothing)."""
+        value: T = self.frame.memo.get(note, note.empty)
+        return value
+
+    def chosen(self, note: Note[tuple[str, ...]]) -> str | None:
+        """The one card (or option) chosen under ``note``, if one was."""
+        chosen = self.note(note)
+        return chosen[0] if chosen else None
+
+    def remember(self, note: Note[T], value: T) -> None:
+        self.table.note(self.frame, note, value)
 
     def card(self, card_id: str) -> Card:
         return self.table.card(card_id)
@@ -44,7 +56,7 @@ class EffectContext:
         return len(self.table.summoned(self.owner, family))
 
     def hand(self) -> list[str]:
-        return self.table.hand(self.owner)
+        return list(self.table.hand(self.owner))
 
     def opponents(self) -> list[int]:
         return [p for p in range(self.table.state.n) if p != self.owner]
@@ -52,10 +64,10 @@ class EffectContext:
 
 def area_as_if_summoned(table: Table, owner: int, acting: str) -> list[Card]:
     """SUM-5: the owner's area with ``acting`` counted in it (for can-resolve tests made before placing)."""
-    area = list(table.state.players[owner].area)
-    if acting not in area:
-        area.append(acting)
-    return [table.card(c) for c in area]
+    placed = list(table.state.players[owner].area)
+    if acting not in placed:
+        placed.append(acting)
+    return [table.card(c) for c in placed]
 
 
 def hand_as_if_summoned(table: Table, owner: int, acting: str) -> list[str]:

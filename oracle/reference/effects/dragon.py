@@ -16,10 +16,12 @@ from oracle.reference.effects.steps import (
     free_summon_candidates,
     gain_points,
     gain_points_per,
+    gain_printed_cost_of,
     gain_stones,
     other_summoned,
     points_then_chosen_player_discards,
 )
+from oracle.reference.notes import COPY, DISCARDED_SELF, RECOVER
 from oracle.reference.table import Table
 
 
@@ -27,7 +29,7 @@ def _discard_self(ctx: EffectContext) -> None:
     """EFF-7: 'this card' (the copier, for Scorch: RUL-12) goes from the area to the discard pile."""
     if ctx.card_id in ctx.table.state.players[ctx.owner].area:
         ctx.table.discard_from_area(ctx.owner, ctx.card_id, ctx.source_id)
-        ctx.memo["discarded"] = True
+        ctx.remember(DISCARDED_SELF, True)
 
 
 def _is_dragon(card: Card) -> bool:
@@ -43,7 +45,7 @@ def _dragon_in_hand_summonable(table: Table, owner: int, acting: str) -> bool:
 instant("base-dragon-01", Effect((
     Do(_discard_self),
     SummonFromHand("Dragon Egg: summon a Dragon card from your hand without paying its cost", _is_dragon,
-                   if_memo="discarded"),
+                   when=lambda ctx: ctx.note(DISCARDED_SELF)),
 ), can_resolve=_dragon_in_hand_summonable, rule="RUL-15"))
 
 # base-dragon-02 Tidal: ⚡ 5 points per Dragon card in the area, Tidal included (SUM-5).
@@ -63,16 +65,10 @@ instant("base-dragon-05", points_then_chosen_player_discards("Boulder", 8, Famil
 instant("base-dragon-06", points_then_chosen_player_discards("Gust", 8, Family.EARTH))
 
 
-def _aeris_recover(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("recover", []):
-        ctx.table.recover(ctx.owner, card_id, ctx.source_id)
-        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
-
-
 # base-dragon-07 Aeris: ⚡ Recover another of your summoned cards; gain its printed cost in points (EFF-6, SUM-4).
 instant("base-dragon-07", Effect((
-    ChooseCards("recover", "Aeris: recover another of your summoned cards", other_summoned),
-    Do(_aeris_recover),
+    ChooseCards(RECOVER, "Aeris: recover another of your summoned cards", other_summoned),
+    gain_printed_cost_of(RECOVER, lambda table, owner, card, source: table.recover(owner, card, source)),
 ), can_resolve=another_card_in_area, rule="SUM-4"))
 
 
@@ -89,13 +85,14 @@ def _scorch_can_resolve(table: Table, owner: int, acting: str) -> bool:
 
 
 def _copy_chosen_instant(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("copy", []):
+    card_id = ctx.chosen(COPY)
+    if card_id is not None:
         copy_effect(ctx, card_id, EffectType.INSTANT)
 
 
 # base-dragon-08 Scorch: ⚡ resolve another area card's Instant effect as if printed on Scorch (RUL-12, SUM-4).
 instant("base-dragon-08", Effect((
-    ChooseCards("copy", "Scorch: choose another card's Instant effect to copy",
+    ChooseCards(COPY, "Scorch: choose another card's Instant effect to copy",
                 lambda ctx: _copyable_instants(ctx.table, ctx.owner, ctx.card_id)),
     Do(_copy_chosen_instant),
 ), can_resolve=_scorch_can_resolve, rule="RUL-12"))

@@ -7,30 +7,33 @@ from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseOptions,
     ChoosePlayer,
     Do,
     SummonFromHand,
+    Trade,
+    another_card_in_hand,
     any_card,
+    choose_a_trade,
+    chose,
+    discard_chosen_from_hand,
     free_summon_candidates,
     gain_points,
+    gain_points_if,
     gain_points_per,
+    gain_printed_cost_of,
     hand_cards,
+    other_summoned,
     recover_self,
 )
+from oracle.reference.notes import DISCARD, TAKE, VICTIM
 from oracle.reference.table import Table
-
-
-def _what_if(table: Table) -> Table:
-    """A throwaway copy of the table for 'what could be summoned after X' questions; the real state is untouched."""
-    return table.what_if()
 
 
 def _yfs_discardable(table: Table, owner: int, acting: str) -> list[str]:
     """RUL-15: hand cards whose discard still leaves another card to summon for free into a free area (SUM-1, SUM-4)."""
     out = []
     for card_id in hand_as_if_summoned(table, owner, acting):
-        after = _what_if(table)
+        after = table.what_if()
         after.discard_from_hand(owner, card_id, "what-if")
         if after.area_free(owner) and free_summon_candidates(after, owner, acting, any_card):
             out.append(card_id)
@@ -39,67 +42,44 @@ def _yfs_discardable(table: Table, owner: int, acting: str) -> list[str]:
 
 def _yfs_can_resolve(table: Table, owner: int, acting: str) -> bool:
     """SUM-4/SUM-5: asked before the summon, so the acting card is first placed in a copy of the table."""
-    placed = _what_if(table)
+    placed = table.what_if()
     if acting in placed.hand(owner):
         placed.place_summoned(owner, acting, Stones(), free=True)
     return bool(_yfs_discardable(placed, owner, acting))
 
 
-def _discard_chosen_from_hand(flag: str) -> Do:
-    """Discard the card chosen under ``discard``; ``memo[flag]`` records whether it happened (EFF-2)."""
-
-    def act(ctx: EffectContext) -> None:
-        chosen = ctx.memo.get("discard", [])
-        for card_id in chosen:
-            ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
-        ctx.memo[flag] = bool(chosen)
-
-    return Do(act)
-
-
 # base-earth-01 Young Forest Spirit: ⚡ discard a hand card, then summon another hand card for free
 # (RUL-2, RUL-15, SUM-4, EFF-2).
 instant("base-earth-01", Effect((
-    ChooseCards("discard", "Young Forest Spirit: discard a card from your hand",
+    ChooseCards(DISCARD, "Young Forest Spirit: discard a card from your hand",
                 lambda ctx: _yfs_discardable(ctx.table, ctx.owner, ctx.card_id)),
-    _discard_chosen_from_hand("discarded"),
-    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", any_card, if_memo="discarded"),
+    Do(discard_chosen_from_hand),
+    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", any_card, when=chose(DISCARD)),
 ), can_resolve=_yfs_can_resolve, rule="RUL-15"))
 
 
 def _goblin_steal(ctx: EffectContext) -> None:
     """RUL-13: the owner gains exactly what the victim really lost (SCORE-1)."""
-    victim = ctx.memo.get("victim")
+    victim = ctx.note(VICTIM)
     if victim is None:
         return
-    lost = ctx.table.lose_points(int(victim), 1, ctx.source_id)
+    lost = ctx.table.lose_points(victim, 1, ctx.source_id)
     ctx.table.gain_points(ctx.owner, lost, ctx.source_id)
 
 
 # base-earth-02 Goblin: ⌛ steal 1 point from an opponent of your choice, at most what they have (RUL-13, SCORE-1).
 active("base-earth-02", Effect((
-    ChoosePlayer("victim", "Goblin: choose an opponent to steal 1 point from", lambda ctx: ctx.opponents()),
+    ChoosePlayer(VICTIM, "Goblin: choose an opponent to steal 1 point from", lambda ctx: ctx.opponents()),
     Do(_goblin_steal),
 ), rule="RUL-13"))
-
-
-def _other_hand_card(table: Table, owner: int, acting: str) -> bool:
-    """SUM-4/SUM-5: a card other than the acting one is in the hand to be discarded."""
-    return bool(hand_as_if_summoned(table, owner, acting))
-
-
-def _forest_spirit_points(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("discard", []):
-        ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
-        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
 
 
 # base-earth-03 Forest Spirit: ⚡ discard a hand card and gain its printed cost in points; needs another hand
 # card to be summoned (SUM-4, SUM-5).
 instant("base-earth-03", Effect((
-    ChooseCards("discard", "Forest Spirit: discard a card from your hand", hand_cards),
-    Do(_forest_spirit_points),
-), can_resolve=_other_hand_card, rule="SUM-4"))
+    ChooseCards(DISCARD, "Forest Spirit: discard a card from your hand", hand_cards),
+    gain_printed_cost_of(DISCARD, lambda table, owner, card, source: table.discard_from_hand(owner, card, source)),
+), can_resolve=another_card_in_hand, rule="SUM-4"))
 
 
 def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:
@@ -110,34 +90,15 @@ def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:
 # base-earth-04 Gargoyle: ∞ 3 points once per summon paid with at least one purple stone (RUL-1; not its own: EFF-3).
 permanent("base-earth-04", Permanent(on_summon=_gargoyle, rule="RUL-1"))
 
-BASILISK_PAIRINGS: dict[str, tuple[int, Stones]] = {
-    "lose_0_gain_red": (0, Stones(red=1)),
-    "lose_1_gain_blue": (1, Stones(blue=1)),
-    "lose_2_gain_purple": (2, Stones(purple=1)),
-}
-
-
-def _basilisk_options(ctx: EffectContext) -> list[str]:
-    """RUL-14: a pairing priced in points is offered only to a player who has those points."""
-    have = ctx.table.score(ctx.owner)
-    return [name for name, (price, _) in BASILISK_PAIRINGS.items() if price <= have]
-
-
-def _basilisk(ctx: EffectContext) -> None:
-    for name in ctx.memo.get("pairing", []):
-        price, stones = BASILISK_PAIRINGS[name]
-        ctx.table.lose_points(ctx.owner, price, ctx.source_id)
-        ctx.table.gain_stones(ctx.owner, stones, ctx.source_id)
-
-
 # base-earth-05 Basilisk: ⌛ choose: lose 0 & 1 red / lose 1 & 1 blue / lose 2 & 1 purple; prices need points (RUL-14).
-active("base-earth-05", Effect((
-    ChooseOptions("pairing", "Basilisk: choose a pairing", _basilisk_options),
-    Do(_basilisk),
-), rule="RUL-14"))
+active("base-earth-05", choose_a_trade("Basilisk: choose a pairing", {
+    "lose_0_gain_red": Trade(give_points=0, get_stones=Stones(red=1)),
+    "lose_1_gain_blue": Trade(give_points=1, get_stones=Stones(blue=1)),
+    "lose_2_gain_purple": Trade(give_points=2, get_stones=Stones(purple=1)),
+}, rule="RUL-14"))
 
 # base-earth-06 Troll: ⌛ 3 points if you hold at least one purple stone.
-active("base-earth-06", Effect((gain_points_per(3, lambda ctx: min(1, ctx.table.stones(ctx.owner).purple)),)))
+active("base-earth-06", Effect((gain_points_if(3, lambda ctx: ctx.table.stones(ctx.owner).purple >= 1),)))
 
 
 def _goblin_soldier(ctx: EffectContext) -> None:
@@ -152,29 +113,26 @@ def _goblin_soldier(ctx: EffectContext) -> None:
 active("base-earth-07", Effect((Do(_goblin_soldier),), rule="SCORE-1"))
 
 
-def _medusa_purple(ctx: EffectContext) -> None:
-    if ctx.memo.get("discarded"):
+def _medusa(ctx: EffectContext) -> None:
+    if discard_chosen_from_hand(ctx):
         ctx.table.gain_stones(ctx.owner, Stones.of(Color.PURPLE), ctx.source_id)
 
 
 # base-earth-08 Medusa: ⌛ discard a hand card (a must unless the hand is empty); if you did, 1 purple (EFF-1, EFF-2).
 active("base-earth-08", Effect((
-    ChooseCards("discard", "Medusa: discard a card from your hand", hand_cards),
-    _discard_chosen_from_hand("discarded"),
-    Do(_medusa_purple),
+    ChooseCards(DISCARD, "Medusa: discard a card from your hand", hand_cards),
+    Do(_medusa),
 ), rule="EFF-2"))
 
 
 def _cerberus_discard(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("discard", []):
+    for card_id in ctx.note(DISCARD):
         ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
 
 
 # base-earth-09 Cerberus: ⚡ discard up to 3 of your other summoned cards (EFF-7, RUL-12).
 instant("base-earth-09", Effect((
-    ChooseCards("discard", "Cerberus: discard up to 3 of your other summoned cards",
-                lambda ctx: [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id],
-                least=0, most=3),
+    ChooseCards(DISCARD, "Cerberus: discard up to 3 of your other summoned cards", other_summoned, least=0, most=3),
     Do(_cerberus_discard),
 ), rule="EFF-7"))
 
@@ -184,13 +142,14 @@ def _earth_in_discard_pile(ctx: EffectContext) -> list[str]:
 
 
 def _mimic_take(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("take", []):
+    card_id = ctx.chosen(TAKE)
+    if card_id is not None:
         ctx.table.take_from_discard_pile(ctx.owner, card_id, ctx.source_id)
 
 
 # base-earth-10 Mimic: ⌛ take an Earth card of your choice from the discard pile into your hand (EFF-1).
 active("base-earth-10", Effect((
-    ChooseCards("take", "Mimic: take an Earth card from the discard pile", _earth_in_discard_pile),
+    ChooseCards(TAKE, "Mimic: take an Earth card from the discard pile", _earth_in_discard_pile),
     Do(_mimic_take),
 ), rule="EFF-1"))
 

@@ -6,7 +6,18 @@ from oracle.cards import Card
 from oracle.model import Color, EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
-from oracle.reference.effects.steps import ChooseCards, Do, gain_points, gain_points_per, gain_stones, recover_self
+from oracle.reference.effects.steps import (
+    ChooseCards,
+    Do,
+    discard_stones_for_points,
+    gain_points,
+    gain_points_if,
+    gain_points_per,
+    gain_stones,
+    recover_chosen,
+    recover_self,
+)
+from oracle.reference.notes import RECOVER
 from oracle.reference.table import Table
 
 # base-fire-01 Hestia: ∞ the holding limit is 2 higher (LIMIT-1).
@@ -17,13 +28,12 @@ instant("base-fire-02", Effect((gain_stones(Stones(red=2)),)))
 active("base-fire-02", Effect((recover_self(),), rule="EFF-6"))
 
 
-def _succubus_costs_present(ctx: EffectContext) -> int:
-    printed = {c.cost for c in ctx.area()}
-    return 1 if {1, 2, 3, 4} <= printed else 0
+def _succubus_costs_present(ctx: EffectContext) -> bool:
+    return {1, 2, 3, 4} <= {c.cost for c in ctx.area()}
 
 
 # base-fire-03 Succubus: ⚡ 10 points if the area holds printed costs 1, 2, 3 and 4.
-instant("base-fire-03", Effect((gain_points_per(10, _succubus_costs_present),), rule="SUM-5"))
+instant("base-fire-03", Effect((gain_points_if(10, _succubus_costs_present),), rule="SUM-5"))
 
 # base-fire-04 Firefox: ⚡ 1 point per card in hand (Firefox itself is no longer in the hand: SUM-5).
 instant("base-fire-04", Effect((gain_points_per(1, lambda ctx: len(ctx.hand())),), rule="SUM-5"))
@@ -44,15 +54,8 @@ instant(
 )
 
 
-def _burning_skull(ctx: EffectContext) -> None:
-    """EFF-2: the 3 points come only if a red stone was really discarded."""
-    if ctx.table.stones(ctx.owner).red >= 1:
-        ctx.table.discard_stones(ctx.owner, Stones.of(Color.RED), ctx.source_id)
-        ctx.table.gain_points(ctx.owner, 3, ctx.source_id)
-
-
 # base-fire-09 Burning Skull: ⌛ discard a red stone; if you did, gain 3 points (EFF-2).
-active("base-fire-09", Effect((Do(_burning_skull),), rule="EFF-2"))
+active("base-fire-09", Effect((discard_stones_for_points(Stones.of(Color.RED), 3),), rule="EFF-2"))
 
 # base-fire-10 Lava Giant: ⚡ 2 points per Fire card in the area, Lava Giant included (SUM-5).
 instant("base-fire-10", Effect((gain_points_per(2, lambda ctx: ctx.count_in_area(Family.FIRE)),), rule="SUM-5"))
@@ -69,22 +72,13 @@ permanent("base-fire-11", Permanent(on_summon=_phoenix, rule="RUL-1"))
 permanent("base-fire-12", Permanent(red_bonus=1, rule="RUL-16"))
 
 
-def _recover_chosen(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("recover", []):
-        ctx.table.recover(ctx.owner, card_id, ctx.source_id)
-
-
 def _recover_one(prompt: str, fits: tuple[str, ...] = (), family: Family | None = None, max_cost: int = 99) -> Effect:
     """⌛ Recover one of your summoned cards with an Instant effect that fits (EFF-1: a fitting card must be taken)."""
 
     def candidates(ctx: EffectContext) -> list[str]:
-        out = []
-        for card in ctx.area():
-            if _fits(card, family, max_cost):
-                out.append(card.id)
-        return out
+        return [card.id for card in ctx.area() if _fits(card, family, max_cost)]
 
-    return Effect((ChooseCards("recover", prompt, candidates), Do(_recover_chosen)), rule="EFF-6")
+    return Effect((ChooseCards(RECOVER, prompt, candidates), Do(recover_chosen)), rule="EFF-6")
 
 
 def _fits(card: Card, family: Family | None, max_cost: int) -> bool:

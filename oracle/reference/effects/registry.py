@@ -4,14 +4,15 @@
   be fully resolved (rule SUM-4).
 * :class:`Permanent` - a Permanent effect: value, limit and cost modifiers and event triggers.
 
-Handlers live in ``fire.py``, ``water.py``, ``earth.py``, ``wind.py`` and ``dragon.py`` and register
-themselves with :func:`instant`, :func:`active` and :func:`permanent`.
+Handlers live in one module per family (and ``tiles.py``) and register themselves with :func:`instant`,
+:func:`active`, :func:`permanent`, :func:`triggered` and :func:`tile`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from oracle.model import Stones
@@ -39,6 +40,7 @@ class Stage(Protocol):
 
 
 def always(table: Table, owner: int, card: str) -> bool:
+    """The can-resolve test of an effect that can always be fully resolved."""
     return True
 
 
@@ -91,12 +93,22 @@ class Permanent:
     notes: tuple[str, ...] = field(default=())
 
 
+class TileAbility(str, Enum):
+    """When an artifact tile's ability is used (ART-4, ART-5, RUL-7); the values are the catalogue's ability types."""
+
+    INSTANT = "instant"
+    """Used as soon as the tile is taken."""
+    ACTION = "action"
+    """Used once on the holder's Action turn, when its effect can be fully resolved."""
+    PERMANENT = "permanent"
+    """In force while held (its ``on_sell`` trigger)."""
+
+
 @dataclass(frozen=True)
 class Tile:
-    """An artifact tile's ability: ``instant`` (used when taken), ``permanent`` (while held: ``on_sell``)
-    or ``action`` (once on the holder's Action turn; ``can_resolve`` tells whether it can be used now)."""
+    """An artifact tile's ability and its effect (or, for a Permanent tile, its trigger)."""
 
-    ability: str
+    ability: TileAbility
     effect: Effect | None = None
     on_sell: Callable[[Table, int, str, Card, Stones], None] | None = None
     rule: str = ""
@@ -107,7 +119,7 @@ TILES: dict[str, Tile] = {}
 ACTIVE: dict[str, Effect] = {}
 PERMANENT: dict[str, Permanent] = {}
 TRIGGERED: dict[str, Effect] = {}
-"""Effects a Permanent trigger starts when it needs a decision (frames with effect "permanent")."""
+"""Effects a Permanent trigger starts when it needs a decision (frames of effect kind ``PERMANENT``)."""
 RECOVER_WHEN: set[str] = set()
 
 
@@ -120,13 +132,12 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     effect = INSTANT.get(card_id)
     if effect is None:
         return True
-    cache = table.resolvable_cache
+    if table.remembered is None:
+        return effect.can_resolve(table, owner, acting or card_id)
     key = (owner, card_id, acting)
-    if cache is not None and key in cache:
-        return cache[key]
-    answer = effect.can_resolve(table, owner, acting or card_id)
-    if cache is not None:
-        cache[key] = answer
+    answer = table.remembered.can_resolve.get(key)
+    if answer is None:
+        answer = table.remembered.can_resolve[key] = effect.can_resolve(table, owner, acting or card_id)
     return answer
 
 

@@ -1,29 +1,55 @@
-"""Reusable effect stages. Card handlers compose these; each states the rule it follows."""
+"""Reusable effect stages and the small tests and card lists they are built from; each states the rule it follows.
+
+In order: stages that ask nothing, stages that ask a decision, conditions on earlier choices, candidate lists,
+can-resolve tests (SUM-4), what is done with a choice, and the effects several cards share.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from oracle.cards import Card
-from oracle.model import EffectType, Family, Stones
+from oracle.model import NO_STONES, EffectType, Family, Stones
 from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned, hand_as_if_summoned
 from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve
-from oracle.reference.state import Frame
+from oracle.reference.notes import DISCARD, DRAWN, OPTIONS, RECOVER, SHELTERED, SUMMONED, TARGET, Note
+from oracle.reference.payment import legal_payments
+from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
 
+Condition = Callable[[EffectContext], bool]
 
-class Do:
-    """A stage with no decision: run ``action`` once."""
+# ---------------------------------------------------------------- stages that ask nothing
 
-    def __init__(self, action: Callable[[EffectContext], None]) -> None:
-        self.action = action
+
+class Automatic:
+    """A stage that asks nothing. With ``when`` given it acts only if that holds (EFF-2); ``act`` returns False to
+    be run again (after a pushed frame, such as a reshuffle, has been dealt with)."""
+
+    when: Condition | None = None
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
         return None
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        if self.when is not None and not self.when(ctx):
+            return True
+        return self.act(ctx)
+
+    def act(self, ctx: EffectContext) -> bool:
+        raise NotImplementedError
+
+
+class Do(Automatic):
+    """A stage with no decision: run ``action`` once."""
+
+    def __init__(self, action: Callable[[EffectContext], object]) -> None:
+        self.action = action
+
+    def act(self, ctx: EffectContext) -> bool:
         self.action(ctx)
         return True
 
@@ -32,12 +58,34 @@ def gain_points(n: int) -> Do:
     return Do(lambda ctx: ctx.table.gain_points(ctx.owner, n, ctx.source_id))
 
 
+def gain_points_if(n: int, condition: Condition) -> Do:
+    """'If the condition holds, gain ``n`` points.'"""
+
+    def act(ctx: EffectContext) -> None:
+        if condition(ctx):
+            ctx.table.gain_points(ctx.owner, n, ctx.source_id)
+
+    return Do(act)
+
+
 def gain_points_per(n: int, count: Callable[[EffectContext], int]) -> Do:
+    """'Gain ``n`` points per ...'."""
     return Do(lambda ctx: ctx.table.gain_points(ctx.owner, n * count(ctx), ctx.source_id))
 
 
 def gain_stones(stones: Stones) -> Do:
     return Do(lambda ctx: ctx.table.gain_stones(ctx.owner, stones, ctx.source_id))
+
+
+def discard_stones_for_points(stones: Stones, points: int) -> Do:
+    """EFF-2: discard ``stones``; only if they were really held and discarded, gain ``points``."""
+
+    def act(ctx: EffectContext) -> None:
+        if ctx.table.stones(ctx.owner).contains(stones):
+            ctx.table.discard_stones(ctx.owner, stones, ctx.source_id)
+            ctx.table.gain_points(ctx.owner, points, ctx.source_id)
+
+    return Do(act)
 
 
 def recover_self() -> Do:
@@ -50,101 +98,113 @@ def recover_self() -> Do:
     return Do(act)
 
 
-class Draw:
+class Draw(Automatic):
     """Draw one card; an empty draw pile is first refilled from the discard pile (DECK-1).
 
-    With ``if_memo`` set, the draw happens only when that memo flag is true (EFF-2).
+    With ``when`` given, the draw happens only if it holds (EFF-2). The card drawn is noted under ``DRAWN``.
     """
 
-    def __init__(self, if_memo: str = "") -> None:
-        self.if_memo = if_memo
+    def __init__(self, when: Condition | None = None) -> None:
+        self.when = when
 
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        return None
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if self.if_memo and not ctx.memo.get(self.if_memo):
-            return True
+    def act(self, ctx: EffectContext) -> bool:
         if ctx.table.needs_shuffle():
             ctx.table.push_shuffle()
             return False
-        drawn = ctx.table.draw(ctx.owner, ctx.source_id)
-        ctx.memo["drawn"] = drawn
+        ctx.remember(DRAWN, ctx.table.draw(ctx.owner, ctx.source_id))
         return True
 
 
-class ChooseCards:
-    """Ask ``chooser`` (default: the owner) to choose cards; store them in ``memo[key]``.
+class ShelterFromDrawPile(Automatic):
+    """ART-7: shelter the top ``n`` cards of the draw pile, one at a time; an empty draw pile is first refilled
+    from the discard pile (DECK-1). With no card left anywhere, fewer cards are sheltered. ``when`` makes
+    the stage conditional (EFF-2); the number sheltered so far is noted under ``SHELTERED``."""
 
-    ``candidates`` lists the cards on offer. With no candidates the stage stores an empty choice
-    without asking (EFF-2: the part that needs them does not happen).
-    """
+    def __init__(self, n: int, when: Condition | None = None) -> None:
+        self.n = n
+        self.when = when
+
+    def act(self, ctx: EffectContext) -> bool:
+        table = ctx.table
+        done = ctx.note(SHELTERED)
+        while done < self.n:
+            if table.needs_shuffle():
+                ctx.remember(SHELTERED, done)
+                table.push_shuffle()
+                return False
+            if not table.state.draw_pile:
+                break
+            table.shelter(ctx.owner, table.state.draw_pile[0], Zone.DRAW_PILE, ctx.source_id)
+            done += 1
+        ctx.remember(SHELTERED, done)
+        return True
+
+
+# ---------------------------------------------------------------- stages that ask a decision
+
+
+class _Choose:
+    """Ask a player to choose between ``least`` and ``most`` of the items on offer now; note the choice under
+    ``note``. With nothing on offer the stage notes an empty choice without asking (EFF-2: the part that needs
+    it does not happen)."""
 
     def __init__(
         self,
-        key: str,
+        note: Note[tuple[str, ...]],
         prompt: str,
-        candidates: Callable[[EffectContext], list[str]],
+        offered: Callable[[EffectContext], list[str]],
         least: int = 1,
         most: int = 1,
         chooser: Callable[[EffectContext], int] | None = None,
     ) -> None:
-        self.key = key
+        self.note = note
         self.prompt = prompt
-        self.candidates = candidates
+        self.offered = offered
         self.least = least
         self.most = most
         self.chooser = chooser
 
+    def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
+        raise NotImplementedError
+
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        cards = sorted(self.candidates(ctx))
-        if not cards:
+        items = self.offered(ctx)
+        if not items:
             return None
         player = ctx.owner if self.chooser is None else self.chooser(ctx)
-        most = min(self.most, len(cards))
-        least = min(self.least, most)
+        most = min(self.most, len(items))
+        return self._ask(ctx, player, items, min(self.least, most), most)
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        ctx.remember(self.note, answer if isinstance(answer, tuple) else ())
+        return True
+
+
+class ChooseCards(_Choose):
+    """Ask ``chooser`` (default: the owner) to choose among the cards ``offered`` lists."""
+
+    def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
         return DecisionSpec(
             DecisionKind.CHOOSE_CARDS, player, self.prompt, source=ctx.source_id,
-            cards=tuple(cards), min=least, max=most,
+            cards=tuple(sorted(items)), min=least, max=most,
         )
 
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        ctx.memo[self.key] = list(answer) if isinstance(answer, tuple) else []
-        return True
 
+class ChooseOptions(_Choose):
+    """Ask the owner to choose among the options ``offered`` lists, in their order."""
 
-class ChooseOptions:
-    """Ask the owner to choose between ``least`` and ``most`` of the options available now."""
-
-    def __init__(
-        self, key: str, prompt: str, available: Callable[[EffectContext], list[str]], least: int = 1, most: int = 1
-    ) -> None:
-        self.key = key
-        self.prompt = prompt
-        self.available = available
-        self.least = least
-        self.most = most
-
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        options = self.available(ctx)
-        if not options:
-            return None
-        most = min(self.most, len(options))
+    def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
         return DecisionSpec(
-            DecisionKind.CHOOSE_OPTIONS, ctx.owner, self.prompt, source=ctx.source_id,
-            options=tuple(options), min=min(self.least, most), max=most,
+            DecisionKind.CHOOSE_OPTIONS, player, self.prompt, source=ctx.source_id,
+            options=tuple(items), min=least, max=most,
         )
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        ctx.memo[self.key] = list(answer) if isinstance(answer, tuple) else []
-        return True
 
 
 class ChoosePlayer:
-    """Ask the owner to choose a player among ``candidates``; store the index in ``memo[key]``."""
+    """Ask the owner to choose a player among ``candidates``; note the index under ``note``."""
 
-    def __init__(self, key: str, prompt: str, candidates: Callable[[EffectContext], list[int]]) -> None:
-        self.key = key
+    def __init__(self, note: Note[int | None], prompt: str, candidates: Callable[[EffectContext], list[int]]) -> None:
+        self.note = note
         self.prompt = prompt
         self.candidates = candidates
 
@@ -157,173 +217,8 @@ class ChoosePlayer:
         )
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        ctx.memo[self.key] = answer if isinstance(answer, int) else None
+        ctx.remember(self.note, answer if isinstance(answer, int) else None)
         return True
-
-
-def players_with_summoned(family: Family) -> Callable[[EffectContext], list[int]]:
-    """Players (the owner included) with at least one summoned card of ``family``."""
-
-    def candidates(ctx: EffectContext) -> list[int]:
-        return [p for p in range(ctx.table.state.n) if ctx.table.summoned(p, family)]
-
-    return candidates
-
-
-def own_area_cards(predicate: Callable[[EffectContext, str], bool]) -> Callable[[EffectContext], list[str]]:
-    def candidates(ctx: EffectContext) -> list[str]:
-        return [c for c in ctx.table.state.players[ctx.owner].area if predicate(ctx, c)]
-
-    return candidates
-
-
-def other_summoned(ctx: EffectContext) -> list[str]:
-    """The owner's summoned cards other than the acting one."""
-    return [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id]
-
-
-def another_card_in_area(table: Table, owner: int, acting: str) -> bool:
-    """SUM-4/SUM-5: the owner has a summoned card besides the acting one (counted as already placed)."""
-    return any(c.id != acting for c in area_as_if_summoned(table, owner, acting))
-
-
-def any_card(card: Card) -> bool:
-    return True
-
-
-def hand_cards(ctx: EffectContext) -> list[str]:
-    return list(ctx.hand())
-
-
-def free_summon_candidates(
-    table: Table, owner: int, acting: str, fits: Callable[[Card], bool], excluded: tuple[str, ...] = ()
-) -> list[str]:
-    """Hand cards (``acting`` and ``excluded`` aside) that fit and whose Instant effect could resolve (SUM-4)."""
-    out = []
-    for card_id in hand_as_if_summoned(table, owner, acting):
-        if card_id in excluded:
-            continue
-        if fits(table.card(card_id)) and instant_can_resolve(table, owner, card_id):
-            out.append(card_id)
-    return out
-
-
-class SummonFromHand:
-    """RUL-2: summon a fitting card from the owner's hand without paying its cost.
-
-    The summon needs a free area (SUM-1) and an Instant effect that can resolve (SUM-4). The chosen card
-    goes through a full summon (SUM-6): triggers fire (a free summon pays no stones) and its Instant
-    effect resolves before this effect continues. ``if_memo`` makes the summon conditional (EFF-2).
-    """
-
-    def __init__(self, prompt: str, fits: Callable[[Card], bool], if_memo: str = "") -> None:
-        self.prompt = prompt
-        self.fits = fits
-        self.if_memo = if_memo
-
-    def _candidates(self, ctx: EffectContext) -> list[str]:
-        if self.if_memo and not ctx.memo.get(self.if_memo):
-            return []
-        if not ctx.table.area_free(ctx.owner):
-            return []
-        return free_summon_candidates(ctx.table, ctx.owner, ctx.card_id, self.fits)
-
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        cards = self._candidates(ctx)
-        if not cards:
-            return None
-        return DecisionSpec(
-            DecisionKind.CHOOSE_CARDS, ctx.owner, self.prompt, source=ctx.source_id, cards=tuple(sorted(cards))
-        )
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if isinstance(answer, tuple) and answer:
-            ctx.memo["summoned"] = answer[0]
-            ctx.table.place_summoned(ctx.owner, answer[0], Stones(), free=True)
-        return True
-
-
-def copy_effect(ctx: EffectContext, source_card: str, effect_type: EffectType) -> None:
-    """RUL-12: resolve another card's effect as if printed on the acting card."""
-    ctx.table.push(
-        Frame(kind="effect", player=ctx.owner, card=ctx.card_id, source=source_card, effect=effect_type.value)
-    )
-
-
-def resolve_active_of(ctx: EffectContext, card_id: str) -> None:
-    """Resolve the Active effect of ``card_id`` (a card of the owner's area) now."""
-    ctx.table.push(Frame(kind="effect", player=ctx.owner, card=card_id, effect=EffectType.ACTIVE.value))
-
-
-# --- added for expansion cards
-
-
-def chosen_player(ctx: EffectContext) -> int:
-    """The player chosen under ``memo["target"]`` (the owner if none was chosen)."""
-    target = ctx.memo.get("target")
-    return ctx.owner if target is None else int(target)
-
-
-def chosen_players_cards(family: Family, exclude_acting: bool = False) -> Callable[[EffectContext], list[str]]:
-    """The chosen player's summoned ``family`` cards (Loki counts as any family on its owner's turn: ART-11)."""
-
-    def candidates(ctx: EffectContext) -> list[str]:
-        if ctx.memo.get("target") is None:
-            return []
-        cards = ctx.table.summoned(chosen_player(ctx), family)
-        return [c.id for c in cards if not (exclude_acting and c.id == ctx.card_id)]
-
-    return candidates
-
-
-def summoned_anywhere_counting_acting(family: Family) -> Callable[[Table, int, str], bool]:
-    """SUM-4: some player has a summoned card of ``family``, the acting card counted in its owner's area (SUM-5)."""
-
-    def can_resolve(table: Table, owner: int, acting: str) -> bool:
-        if table.card(acting).family is family:
-            return True
-        return any(table.summoned(p, family) for p in range(table.state.n))
-
-    return can_resolve
-
-
-def _chosen_player_discards(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("discard", []):
-        ctx.table.discard_from_area(chosen_player(ctx), card_id, ctx.source_id)
-
-
-def points_then_chosen_player_discards(name: str, points: int, family: Family) -> Effect:
-    """Gain points; choose a player (yourself allowed) with a summoned ``family`` card; THAT player picks one
-    of them to discard (EFF-7). With no such card anywhere the card cannot be summoned (SUM-4, the Ember ruling).
-    """
-    label = family.value.capitalize()
-    return Effect((
-        gain_points(points),
-        ChoosePlayer("target", f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
-        ChooseCards("discard", f"{name}: discard one of your summoned {label} cards", chosen_players_cards(family),
-                    chooser=chosen_player),
-        Do(_chosen_player_discards),
-    ), can_resolve=summoned_anywhere_counting_acting(family), rule="SUM-4")
-
-
-def summoned_anywhere(family: Family) -> Callable[[Table, int, str], bool]:
-    """SUM-4: some player has a summoned ``family`` card other than the acting card (Loki: ART-11)."""
-
-    def can_resolve(table: Table, owner: int, acting: str) -> bool:
-        return any(c.id != acting for p in range(table.state.n) for c in table.summoned(p, family))
-
-    return can_resolve
-
-
-def family_names(ctx: EffectContext) -> list[str]:
-    """'Choose a family': every family may be named (Kraken, Rukh)."""
-    return [f.value for f in Family]
-
-
-def chosen_family_count(ctx: EffectContext) -> int:
-    """Cards of the family chosen under ``family`` in the owner's area (Loki counts on its owner's turn: ART-11)."""
-    chosen = ctx.memo.get("family", [])
-    return sum(ctx.count_in_area(Family(name)) for name in chosen)
 
 
 class UpgradeStones:
@@ -361,54 +256,12 @@ class UpgradeStones:
         return True
 
 
-def held_stones(ctx: EffectContext) -> Stones:
-    return ctx.table.stones(ctx.owner)
-
-
-# --- added for tiles
-
-
-def _always_on(ctx: EffectContext) -> bool:
-    return True
-
-
-class ShelterFromDrawPile:
-    """ART-7: shelter the top ``n`` cards of the draw pile, one at a time; an empty draw pile is first refilled
-    from the discard pile (DECK-1). With no card left anywhere, fewer cards are sheltered. ``when`` makes
-    the stage conditional (EFF-2); the number sheltered is kept in ``memo["sheltered"]``."""
-
-    def __init__(self, n: int, when: Callable[[EffectContext], bool] = _always_on) -> None:
-        self.n = n
-        self.when = when
-
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        return None
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if not self.when(ctx):
-            return True
-        table = ctx.table
-        done = int(ctx.memo.get("sheltered", 0))
-        while done < self.n:
-            if table.needs_shuffle():
-                ctx.memo["sheltered"] = done
-                table.push_shuffle()
-                return False
-            if not table.state.draw_pile:
-                break
-            table.shelter(ctx.owner, table.state.draw_pile[0], "draw_pile", ctx.source_id)
-            done += 1
-        ctx.memo["sheltered"] = done
-        return True
-
-
 class PayPrice:
     """RUL-9: pay a price like a cost under the payment rules (PAY-1..PAY-5, the stone values in force, no cost
     change), then ``then`` happens. Asked only when ``when`` holds and a legal payment exists (EFF-2)."""
 
     def __init__(
-        self, cost: int, prompt: str, then: Callable[[EffectContext], None],
-        when: Callable[[EffectContext], bool] = _always_on,
+        self, cost: int, prompt: str, then: Callable[[EffectContext], None], when: Condition | None = None,
     ) -> None:
         self.cost = cost
         self.prompt = prompt
@@ -416,7 +269,7 @@ class PayPrice:
         self.when = when
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        if not self.when(ctx) or not can_pay(ctx.table, ctx.owner, self.cost):
+        if (self.when is not None and not self.when(ctx)) or not can_pay(ctx.table, ctx.owner, self.cost):
             return None
         return DecisionSpec(DecisionKind.PAY, ctx.owner, self.prompt, source=ctx.source_id, cost=self.cost)
 
@@ -427,8 +280,264 @@ class PayPrice:
         return True
 
 
+class SummonFromHand:
+    """RUL-2: summon a fitting card from the owner's hand without paying its cost.
+
+    The summon needs a free area (SUM-1) and an Instant effect that can resolve (SUM-4). The chosen card
+    goes through a full summon (SUM-6): triggers fire (a free summon pays no stones) and its Instant
+    effect resolves before this effect continues. ``when`` makes the summon conditional (EFF-2); the card
+    summoned is noted under ``SUMMONED``.
+    """
+
+    def __init__(self, prompt: str, fits: Callable[[Card], bool], when: Condition | None = None) -> None:
+        self.prompt = prompt
+        self.fits = fits
+        self.when = when
+
+    def _candidates(self, ctx: EffectContext) -> list[str]:
+        if self.when is not None and not self.when(ctx):
+            return []
+        if not ctx.table.area_free(ctx.owner):
+            return []
+        return free_summon_candidates(ctx.table, ctx.owner, ctx.card_id, self.fits)
+
+    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
+        cards = self._candidates(ctx)
+        if not cards:
+            return None
+        return DecisionSpec(
+            DecisionKind.CHOOSE_CARDS, ctx.owner, self.prompt, source=ctx.source_id, cards=tuple(sorted(cards))
+        )
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        if isinstance(answer, tuple) and answer:
+            ctx.remember(SUMMONED, answer[0])
+            ctx.table.place_summoned(ctx.owner, answer[0], Stones(), free=True)
+        return True
+
+
+# ---------------------------------------------------------------- conditions on earlier choices
+
+
+def chose(note: Note[tuple[str, ...]], option: str | None = None) -> Condition:
+    """``option`` is among the choices noted under ``note`` (with no option: something was chosen)."""
+
+    def test(ctx: EffectContext) -> bool:
+        chosen = ctx.note(note)
+        return bool(chosen) if option is None else option in chosen
+
+    return test
+
+
+def chosen_player(ctx: EffectContext) -> int:
+    """The player chosen under ``TARGET`` (the owner if none was chosen)."""
+    target = ctx.note(TARGET)
+    return ctx.owner if target is None else target
+
+
+# ---------------------------------------------------------------- candidate lists
+
+
+def hand_cards(ctx: EffectContext) -> list[str]:
+    return ctx.hand()
+
+
+def other_summoned(ctx: EffectContext) -> list[str]:
+    """The owner's summoned cards other than the acting one."""
+    return [c for c in ctx.table.state.players[ctx.owner].area if c != ctx.card_id]
+
+
+def players_with_summoned(family: Family) -> Callable[[EffectContext], list[int]]:
+    """Players (the owner included) with at least one summoned card of ``family``."""
+
+    def candidates(ctx: EffectContext) -> list[int]:
+        return [p for p in range(ctx.table.state.n) if ctx.table.summoned(p, family)]
+
+    return candidates
+
+
+def chosen_players_cards(family: Family, exclude_acting: bool = False) -> Callable[[EffectContext], list[str]]:
+    """The chosen player's summoned ``family`` cards (Loki counts as any family on its owner's turn: ART-11)."""
+
+    def candidates(ctx: EffectContext) -> list[str]:
+        if ctx.note(TARGET) is None:
+            return []
+        cards = ctx.table.summoned(chosen_player(ctx), family)
+        return [c.id for c in cards if not (exclude_acting and c.id == ctx.card_id)]
+
+    return candidates
+
+
+def family_names(ctx: EffectContext) -> list[str]:
+    """'Choose a family': every family may be named (Kraken, Rukh)."""
+    return [f.value for f in Family]
+
+
+def held_stones(ctx: EffectContext) -> Stones:
+    return ctx.table.stones(ctx.owner)
+
+
+def any_card(card: Card) -> bool:
+    return True
+
+
+def free_summon_candidates(
+    table: Table, owner: int, acting: str, fits: Callable[[Card], bool], excluded: tuple[str, ...] = ()
+) -> list[str]:
+    """Hand cards (``acting`` and ``excluded`` aside) that fit and whose Instant effect could resolve (SUM-4)."""
+    out = []
+    for card_id in hand_as_if_summoned(table, owner, acting):
+        if card_id in excluded:
+            continue
+        if fits(table.card(card_id)) and instant_can_resolve(table, owner, card_id):
+            out.append(card_id)
+    return out
+
+
+# ---------------------------------------------------------------- can-resolve tests (SUM-4)
+
+
+def another_card_in_area(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4/SUM-5: the owner has a summoned card besides the acting one (counted as already placed)."""
+    return any(c.id != acting for c in area_as_if_summoned(table, owner, acting))
+
+
+def summoned_anywhere(family: Family) -> Callable[[Table, int, str], bool]:
+    """SUM-4: some player has a summoned ``family`` card other than the acting card (Loki: ART-11)."""
+
+    def can_resolve(table: Table, owner: int, acting: str) -> bool:
+        return any(c.id != acting for p in range(table.state.n) for c in table.summoned(p, family))
+
+    return can_resolve
+
+
+def summoned_anywhere_counting_acting(family: Family) -> Callable[[Table, int, str], bool]:
+    """SUM-4: some player has a summoned card of ``family``, the acting card counted in its owner's area (SUM-5)."""
+
+    def can_resolve(table: Table, owner: int, acting: str) -> bool:
+        if table.card(acting).family is family:
+            return True
+        return any(table.summoned(p, family) for p in range(table.state.n))
+
+    return can_resolve
+
+
+def holds_an_upgradable_stone(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4: a red or blue stone is held (a purple one cannot be upgraded: STONE-2)."""
+    held = table.stones(owner)
+    return held.red + held.blue >= 1
+
+
+def another_card_in_hand(table: Table, owner: int, acting: str) -> bool:
+    """SUM-4/SUM-5: a card other than the acting one is in the owner's hand."""
+    return bool(hand_as_if_summoned(table, owner, acting))
+
+
 def can_pay(table: Table, player: int, cost: int) -> bool:
     """Whether the player holds a legal payment of ``cost`` (PAY-1..PAY-5, the values in force)."""
-    return bool(table.legal_payments(table.stones(player), table.stone_values(player), cost))
+    return bool(legal_payments(table.stones(player), table.stone_values(player), cost))
 
 
+# ---------------------------------------------------------------- what is done with a choice
+
+
+def discard_chosen_from_hand(ctx: EffectContext) -> int:
+    """Discard the hand cards chosen under ``DISCARD``; returns how many were discarded."""
+    chosen = ctx.note(DISCARD)
+    for card_id in chosen:
+        ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
+    return len(chosen)
+
+
+def recover_chosen(ctx: EffectContext) -> str | None:
+    """EFF-6: the summoned card chosen under ``RECOVER`` returns to the owner's hand; returns it, if one was."""
+    card_id = ctx.chosen(RECOVER)
+    if card_id is not None:
+        ctx.table.recover(ctx.owner, card_id, ctx.source_id)
+    return card_id
+
+
+def gain_printed_cost_of(note: Note[tuple[str, ...]], move: Callable[[Table, int, str, str], None]) -> Do:
+    """The card chosen under ``note`` is moved by ``move(table, owner, card, source)`` (discarded, recovered), then
+    the owner gains its printed cost in points (the cost printed, whatever the move became: Ash, RUL-5)."""
+
+    def act(ctx: EffectContext) -> None:
+        card_id = ctx.chosen(note)
+        if card_id is not None:
+            move(ctx.table, ctx.owner, card_id, ctx.source_id)
+            ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
+
+    return Do(act)
+
+
+def recovers_itself(table: Table, owner: int, card_id: str) -> None:
+    """RUL-4: a card whose Permanent condition for recovering itself is met returns to its owner's hand."""
+    table.recover(owner, card_id, card_id)
+
+
+def chosen_family_count(ctx: EffectContext) -> int:
+    """Cards of the family chosen under ``OPTIONS`` in the owner's area (Loki counts on its owner's turn: ART-11)."""
+    return sum(ctx.count_in_area(Family(name)) for name in ctx.note(OPTIONS))
+
+
+def copy_effect(ctx: EffectContext, source_card: str, effect_type: EffectType) -> None:
+    """RUL-12: resolve another card's effect as if printed on the acting card."""
+    ctx.table.push_effect(ctx.owner, ctx.card_id, EffectKind(effect_type.value), source=source_card)
+
+
+def resolve_active_of(ctx: EffectContext, card_id: str) -> None:
+    """Resolve the Active effect of ``card_id`` (a card of the owner's area) now."""
+    ctx.table.push_effect(ctx.owner, card_id, EffectKind.ACTIVE)
+
+
+# ---------------------------------------------------------------- effects several cards share
+
+
+@dataclass(frozen=True)
+class Trade:
+    """One option of a trade: give up stones and points, then receive stones and points."""
+
+    give_stones: Stones = NO_STONES
+    give_points: int = 0
+    get_stones: Stones = NO_STONES
+    get_points: int = 0
+
+
+def choose_a_trade(prompt: str, trades: dict[str, Trade], rule: str) -> Effect:
+    """Choose one trade and make it; only the trades the owner can pay for (the stones held, the points had) are
+    offered (EFF-1, RUL-14), and with none of them nothing happens."""
+
+    def offered(ctx: EffectContext) -> list[str]:
+        held, have = ctx.table.stones(ctx.owner), ctx.table.score(ctx.owner)
+        return [name for name, t in trades.items() if held.contains(t.give_stones) and have >= t.give_points]
+
+    def trade(ctx: EffectContext) -> None:
+        name = ctx.chosen(OPTIONS)
+        if name is not None:
+            chosen = trades[name]
+            ctx.table.discard_stones(ctx.owner, chosen.give_stones, ctx.source_id)
+            ctx.table.lose_points(ctx.owner, chosen.give_points, ctx.source_id)
+            ctx.table.gain_stones(ctx.owner, chosen.get_stones, ctx.source_id)
+            ctx.table.gain_points(ctx.owner, chosen.get_points, ctx.source_id)
+
+    return Effect((ChooseOptions(OPTIONS, prompt, offered), Do(trade)), rule=rule)
+
+
+def _chosen_player_discards(ctx: EffectContext) -> None:
+    card_id = ctx.chosen(DISCARD)
+    if card_id is not None:
+        ctx.table.discard_from_area(chosen_player(ctx), card_id, ctx.source_id)
+
+
+def points_then_chosen_player_discards(name: str, points: int, family: Family) -> Effect:
+    """Gain points; choose a player (yourself allowed) with a summoned ``family`` card; THAT player picks one
+    of them to discard (EFF-7). With no such card anywhere the card cannot be summoned (SUM-4, the Ember ruling).
+    """
+    label = family.value.capitalize()
+    return Effect((
+        gain_points(points),
+        ChoosePlayer(TARGET, f"{name}: choose a player with a summoned {label} card", players_with_summoned(family)),
+        ChooseCards(DISCARD, f"{name}: discard one of your summoned {label} cards", chosen_players_cards(family),
+                    chooser=chosen_player),
+        Do(_chosen_player_discards),
+    ), can_resolve=summoned_anywhere_counting_acting(family), rule="SUM-4")

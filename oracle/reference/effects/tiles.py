@@ -1,6 +1,6 @@
 """Artifacts expansion: the 11 artifact tiles, registered by tile id.
 
-A tile's effect frame has ``effect="artifact"`` and the tile id as its card, so ``ctx.card_id`` and
+A tile's effect frame has the effect kind ``ARTIFACT`` and the tile id as its card, so ``ctx.card_id`` and
 ``ctx.source_id`` are the tile id. Instant tiles resolve as soon as they are taken (ART-4); Action tiles
 once on the holder's Action turn, the tile going back to the display first (ART-5); the Gem of Kukulkan is
 the one Permanent tile (its ``on_sell`` pushes the frame of its optional payment, RUL-7).
@@ -15,8 +15,9 @@ from oracle.model import Family, Stones
 from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, tile
+from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, TileAbility, tile
 from oracle.reference.effects.steps import (
+    Automatic,
     ChooseCards,
     ChooseOptions,
     Do,
@@ -24,13 +25,18 @@ from oracle.reference.effects.steps import (
     PayPrice,
     ShelterFromDrawPile,
     UpgradeStones,
+    another_card_in_hand,
     can_pay,
+    chose,
+    discard_chosen_from_hand,
     gain_stones,
     hand_cards,
     held_stones,
+    holds_an_upgradable_stone,
     resolve_active_of,
 )
-from oracle.reference.state import Frame
+from oracle.reference.notes import ACTIVATE, DISCARD, OPTIONS, RETRIEVE, SHELTER, SOLD
+from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
 
 MAX_EXTRA_AREAS = 2
@@ -58,10 +64,6 @@ def _buy_area(ctx: EffectContext) -> None:
 # ---------------------------------------------------------------- Incense Burner (base, 2+, action)
 
 
-def _incense_options(ctx: EffectContext) -> list[str]:
-    return _incense_available(ctx.table, ctx.owner)
-
-
 def _incense_available(table: Table, owner: int) -> list[str]:
     """ART-8 / RUL-9: buying is offered below two Additional Areas with a legal payment of 3; sheltering with a
     card left in the draw or discard pile."""
@@ -73,36 +75,19 @@ def _incense_available(table: Table, owner: int) -> list[str]:
     return options
 
 
-def _incense_can_resolve(table: Table, owner: int, tile_id: str) -> bool:
-    return bool(_incense_available(table, owner))
-
-
-def _when_chose(key: str, option: str) -> Callable[[EffectContext], bool]:
-    """A ``when`` test: ``option`` is among the options chosen under ``key``."""
-
-    def test(ctx: EffectContext) -> bool:
-        return option in ctx.memo.get(key, [])
-
-    return test
-
-
-tile("tile-incense-burner", Tile("action", Effect((
-    ChooseOptions("choice", "Incense Burner: buy an Additional Area for 3, or shelter the top 2 cards of the draw pile",
-                  _incense_options),
-    PayPrice(AREA_PRICE, "Incense Burner: pay 3 for an Additional Area", _buy_area,
-             when=_when_chose("choice", "buy_area")),
-    ShelterFromDrawPile(2, when=_when_chose("choice", "shelter_top_2")),
-), can_resolve=_incense_can_resolve, rule="RUL-9"), rule="RUL-9"))
+tile("tile-incense-burner", Tile(TileAbility.ACTION, Effect((
+    ChooseOptions(OPTIONS, "Incense Burner: buy an Additional Area for 3, or shelter the top 2 cards of the draw pile",
+                  lambda ctx: _incense_available(ctx.table, ctx.owner)),
+    PayPrice(AREA_PRICE, "Incense Burner: pay 3 for an Additional Area", _buy_area, when=chose(OPTIONS, "buy_area")),
+    ShelterFromDrawPile(2, when=chose(OPTIONS, "shelter_top_2")),
+), can_resolve=lambda table, owner, tile_id: bool(_incense_available(table, owner)), rule="RUL-9"), rule="RUL-9"))
 
 
 # ---------------------------------------------------------------- Monkey King's Staff (base, 2+, action)
 
 
 def _staff_discard(ctx: EffectContext) -> None:
-    chosen = ctx.memo.get("discard", [])
-    for card_id in chosen:
-        ctx.table.discard_from_hand(ctx.owner, card_id, ctx.source_id)
-    if len(chosen) == 2:
+    if discard_chosen_from_hand(ctx) == 2:
         ctx.table.gain_stones(ctx.owner, Stones(2, 1, 1), ctx.source_id)
 
 
@@ -110,8 +95,8 @@ def _two_hand_cards(table: Table, owner: int, tile_id: str) -> bool:
     return len(table.hand(owner)) >= 2
 
 
-tile("tile-monkey-king-s-staff", Tile("action", Effect((
-    ChooseCards("discard", "Monkey King's Staff: discard 2 cards from your hand", hand_cards, least=2, most=2),
+tile("tile-monkey-king-s-staff", Tile(TileAbility.ACTION, Effect((
+    ChooseCards(DISCARD, "Monkey King's Staff: discard 2 cards from your hand", hand_cards, least=2, most=2),
     Do(_staff_discard),
 ), can_resolve=_two_hand_cards)))
 
@@ -124,20 +109,15 @@ def _piper_options(ctx: EffectContext) -> list[str]:
     return ["draw", "retrieve_all"] if _shelter(ctx) else ["draw"]
 
 
-def _piper_flag(ctx: EffectContext) -> None:
-    ctx.memo["draw"] = "draw" in ctx.memo.get("choice", [])
-
-
 def _retrieve_all(ctx: EffectContext) -> None:
-    if "retrieve_all" in ctx.memo.get("choice", []):
+    if ctx.chosen(OPTIONS) == "retrieve_all":
         for card_id in sorted(_shelter(ctx)):
             ctx.table.retrieve(ctx.owner, card_id, ctx.source_id)
 
 
-tile("tile-pied-piper-s-pipe", Tile("instant", Effect((
-    ChooseOptions("choice", "Pied Piper's Pipe: draw 1 card, or retrieve all your sheltered cards", _piper_options),
-    Do(_piper_flag),
-    Draw(if_memo="draw"),
+tile("tile-pied-piper-s-pipe", Tile(TileAbility.INSTANT, Effect((
+    ChooseOptions(OPTIONS, "Pied Piper's Pipe: draw 1 card, or retrieve all your sheltered cards", _piper_options),
+    Draw(when=chose(OPTIONS, "draw")),
     Do(_retrieve_all),
 ), rule="ART-14"), rule="ART-14"))
 
@@ -145,13 +125,10 @@ tile("tile-pied-piper-s-pipe", Tile("instant", Effect((
 # ---------------------------------------------------------------- Seven-League Boots (base, 3+, instant)
 
 
-class _RevealOne:
+class _RevealOne(Automatic):
     """ART-13: one more card is revealed into the display (after a reshuffle if the draw pile is empty)."""
 
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        return None
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+    def act(self, ctx: EffectContext) -> bool:
         if ctx.table.needs_shuffle():
             ctx.table.push_shuffle()
             return False
@@ -165,13 +142,14 @@ def _unmarked_display(ctx: EffectContext) -> list[str]:
 
 
 def _shelter_from_display(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("shelter", []):
-        ctx.table.shelter(ctx.owner, card_id, "display", ctx.source_id)
+    card_id = ctx.chosen(SHELTER)
+    if card_id is not None:
+        ctx.table.shelter(ctx.owner, card_id, Zone.DISPLAY, ctx.source_id)
 
 
-tile("tile-seven-league-boots", Tile("instant", Effect((
+tile("tile-seven-league-boots", Tile(TileAbility.INSTANT, Effect((
     _RevealOne(),
-    ChooseCards("shelter", "Seven-League Boots: shelter 1 card of the display", _unmarked_display),
+    ChooseCards(SHELTER, "Seven-League Boots: shelter 1 card of the display", _unmarked_display),
     Do(_shelter_from_display),
 ), rule="ART-13"), rule="ART-13"))
 
@@ -189,25 +167,27 @@ def _fleece_options(ctx: EffectContext) -> list[str]:
 
 
 def _retrieve_chosen(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("retrieve", []):
+    card_id = ctx.chosen(RETRIEVE)
+    if card_id is not None:
         ctx.table.retrieve(ctx.owner, card_id, ctx.source_id)
 
 
 def _own_shelter_if(option: str) -> Callable[[EffectContext], list[str]]:
     """ART-14: the holder's own sheltered cards, when ``option`` was chosen."""
+    chose_option = chose(OPTIONS, option)
 
     def candidates(ctx: EffectContext) -> list[str]:
-        return _shelter(ctx) if option in ctx.memo.get("choice", []) else []
+        return _shelter(ctx) if chose_option(ctx) else []
 
     return candidates
 
 
-tile("tile-golden-fleece", Tile("action", Effect((
+tile("tile-golden-fleece", Tile(TileAbility.ACTION, Effect((
     gain_stones(Stones(red=2)),
-    ChooseOptions("choice", "Golden Fleece: shelter the top card of the draw pile, or retrieve 1 sheltered card",
+    ChooseOptions(OPTIONS, "Golden Fleece: shelter the top card of the draw pile, or retrieve 1 sheltered card",
                   _fleece_options),
-    ShelterFromDrawPile(1, when=_when_chose("choice", "shelter_top")),
-    ChooseCards("retrieve", "Golden Fleece: retrieve 1 of your sheltered cards", _own_shelter_if("retrieve")),
+    ShelterFromDrawPile(1, when=chose(OPTIONS, "shelter_top")),
+    ChooseCards(RETRIEVE, "Golden Fleece: retrieve 1 of your sheltered cards", _own_shelter_if("retrieve")),
     Do(_retrieve_chosen),
 ))))
 
@@ -215,50 +195,41 @@ tile("tile-golden-fleece", Tile("action", Effect((
 # ---------------------------------------------------------------- Book of Thoth (advanced, action)
 
 
-def _upgradable(table: Table, owner: int, tile_id: str) -> bool:
-    held = table.stones(owner)
-    return held.red + held.blue > 0
-
-
-tile("tile-book-of-thoth", Tile("action", Effect((
+tile("tile-book-of-thoth", Tile(TileAbility.ACTION, Effect((
     UpgradeStones("Book of Thoth: upgrade up to 2 of your stones, each one step", held_stones, most=2),
-), can_resolve=_upgradable, rule="RUL-8"), rule="RUL-8"))
+), can_resolve=holds_an_upgradable_stone, rule="RUL-8"), rule="RUL-8"))
 
 
 # ---------------------------------------------------------------- Cap of Hades (advanced, action)
 
 
 def _shelter_from_hand(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("shelter", []):
-        ctx.table.shelter(ctx.owner, card_id, "hand", ctx.source_id)
-    ctx.memo["sheltered"] = bool(ctx.memo.get("shelter"))
+    card_id = ctx.chosen(SHELTER)
+    if card_id is not None:
+        ctx.table.shelter(ctx.owner, card_id, Zone.HAND, ctx.source_id)
 
 
 def _cap_options(ctx: EffectContext) -> list[str]:
     """EFF-2: the exchange happens only if a card was sheltered; the free area only below two (ART-8)."""
-    if not ctx.memo.get("sheltered"):
+    if not ctx.note(SHELTER):
         return []
     return ["buy_area", "purple"] if _can_buy_area(ctx.table, ctx.owner) else ["purple"]
 
 
 def _cap_reward(ctx: EffectContext) -> None:
-    choice = ctx.memo.get("choice", [])
-    if "buy_area" in choice:
+    choice = ctx.chosen(OPTIONS)
+    if choice == "buy_area":
         _buy_area(ctx)
-    elif "purple" in choice:
+    elif choice == "purple":
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
-def _hand_not_empty(table: Table, owner: int, tile_id: str) -> bool:
-    return bool(table.hand(owner))
-
-
-tile("tile-cap-of-hades", Tile("action", Effect((
-    ChooseCards("shelter", "Cap of Hades: shelter 1 card from your hand", hand_cards),
+tile("tile-cap-of-hades", Tile(TileAbility.ACTION, Effect((
+    ChooseCards(SHELTER, "Cap of Hades: shelter 1 card from your hand", hand_cards),
     Do(_shelter_from_hand),
-    ChooseOptions("choice", "Cap of Hades: buy an Additional Area for free, or gain 1 purple stone", _cap_options),
+    ChooseOptions(OPTIONS, "Cap of Hades: buy an Additional Area for free, or gain 1 purple stone", _cap_options),
     Do(_cap_reward),
-), can_resolve=_hand_not_empty, rule="ART-8"), rule="ART-8"))
+), can_resolve=another_card_in_hand, rule="ART-8"), rule="ART-8"))
 
 
 # ---------------------------------------------------------------- Gem of Kukulkan (advanced, permanent)
@@ -269,24 +240,25 @@ GEM = "tile-gem-of-kukulkan"
 def _gem_on_sell(table: Table, player: int, tile_id: str, card: Card, stones: Stones) -> None:
     """RUL-7: the offer comes after the sale's stones and the holding limit. The frame is pushed now, so the
     holding-limit decision, pushed on top of it when the sale finishes, is answered first."""
-    table.push(Frame(kind="effect", player=player, card=tile_id, effect="artifact", memo={"sold": card.id}))
+    table.push_effect(player, tile_id, EffectKind.ARTIFACT, memo={SOLD: card.id})
 
 
 def _gem_options(ctx: EffectContext) -> list[str]:
-    sold = ctx.memo.get("sold")
+    sold = ctx.note(SOLD)
     if ctx.table.stones(ctx.owner).red < 1 or sold not in ctx.table.state.discard_pile:
         return []
     return ["pay_red", "decline"]
 
 
 def _gem_take_back(ctx: EffectContext) -> None:
-    if "pay_red" in ctx.memo.get("choice", []):
+    sold = ctx.note(SOLD)
+    if ctx.chosen(OPTIONS) == "pay_red" and sold is not None:
         ctx.table.pay_stones(ctx.owner, Stones(red=1), purpose="Gem of Kukulkan")
-        ctx.table.take_from_discard_pile(ctx.owner, str(ctx.memo["sold"]), ctx.source_id)
+        ctx.table.take_from_discard_pile(ctx.owner, sold, ctx.source_id)
 
 
-tile(GEM, Tile("permanent", Effect((
-    ChooseOptions("choice", "Gem of Kukulkan: pay 1 red stone to put the sold card into your hand?", _gem_options),
+tile(GEM, Tile(TileAbility.PERMANENT, Effect((
+    ChooseOptions(OPTIONS, "Gem of Kukulkan: pay 1 red stone to put the sold card into your hand?", _gem_options),
     Do(_gem_take_back),
 ), rule="RUL-7"), on_sell=_gem_on_sell, rule="RUL-7"))
 
@@ -301,7 +273,8 @@ def _own_area(ctx: EffectContext) -> list[str]:
 def _seal_discard(ctx: EffectContext) -> None:
     """ART-10: a real discard from the area (Ash replaces it, Totem Pole reacts). The family is read before the
     discard, on the owner's turn (so Loki counts as a Dragon: ART-11)."""
-    for card_id in ctx.memo.get("discard", []):
+    card_id = ctx.chosen(DISCARD)
+    if card_id is not None:
         dragon = any(c.id == card_id for c in ctx.table.summoned(ctx.owner, Family.DRAGON))
         ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
         if dragon:
@@ -312,8 +285,8 @@ def _area_not_empty(table: Table, owner: int, tile_id: str) -> bool:
     return bool(table.state.players[owner].area)
 
 
-tile("tile-imperial-seal", Tile("action", Effect((
-    ChooseCards("discard", "Imperial Seal: discard 1 of your summoned cards", _own_area),
+tile("tile-imperial-seal", Tile(TileAbility.ACTION, Effect((
+    ChooseCards(DISCARD, "Imperial Seal: discard 1 of your summoned cards", _own_area),
     Do(_seal_discard),
 ), can_resolve=_area_not_empty, rule="ART-10"), rule="ART-10"))
 
@@ -335,29 +308,23 @@ class _PhilosopherChoice:
         )
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        ctx.memo["parts"] = list(answer) if isinstance(answer, tuple) else []
+        ctx.remember(OPTIONS, answer if isinstance(answer, tuple) else ())
         return True
 
 
-def _shelter_if_part(part: str) -> Callable[[EffectContext], list[str]]:
-    def candidates(ctx: EffectContext) -> list[str]:
-        return _shelter(ctx) if part in ctx.memo.get("parts", []) else []
-
-    return candidates
-
-
 def _discard_for_purple(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("discard", []):
+    card_id = ctx.chosen(DISCARD)
+    if card_id is not None:
         ctx.table.discard_from_shelter(ctx.owner, card_id, ctx.source_id)
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
-tile("tile-philosopher-s-stone", Tile("instant", Effect((
+tile("tile-philosopher-s-stone", Tile(TileAbility.INSTANT, Effect((
     _PhilosopherChoice(),
-    ChooseCards("retrieve", "Philosopher's Stone: retrieve 1 of your sheltered cards", _shelter_if_part("retrieve")),
+    ChooseCards(RETRIEVE, "Philosopher's Stone: retrieve 1 of your sheltered cards", _own_shelter_if("retrieve")),
     Do(_retrieve_chosen),
-    ChooseCards("discard", "Philosopher's Stone: discard 1 card from your shelter for 1 purple stone",
-                _shelter_if_part("discard_for_purple")),
+    ChooseCards(DISCARD, "Philosopher's Stone: discard 1 card from your shelter for 1 purple stone",
+                _own_shelter_if("discard_for_purple")),
     Do(_discard_for_purple),
 ), rule="ART-7"), rule="ART-7"))
 
@@ -375,12 +342,13 @@ def _wishable(table: Table, owner: int) -> list[str]:
 
 def _ring_resolve(ctx: EffectContext) -> None:
     """ART-15: at once, in the Action phase; the card's own Resolution-phase use is not spent."""
-    for card_id in ctx.memo.get("card", []):
+    card_id = ctx.chosen(ACTIVATE)
+    if card_id is not None:
         resolve_active_of(ctx, card_id)
 
 
-tile("tile-ring-of-wishes", Tile("action", Effect((
-    ChooseCards("card", "Ring of Wishes: resolve the Active effect of one card in your area",
+tile("tile-ring-of-wishes", Tile(TileAbility.ACTION, Effect((
+    ChooseCards(ACTIVATE, "Ring of Wishes: resolve the Active effect of one card in your area",
                 lambda ctx: _wishable(ctx.table, ctx.owner)),
     Do(_ring_resolve),
 ), can_resolve=lambda table, owner, tile_id: bool(_wishable(table, owner)), rule="ART-15"), rule="ART-15"))

@@ -10,11 +10,17 @@ from oracle.reference.effects.steps import (
     ChooseOptions,
     Do,
     Draw,
+    Trade,
+    choose_a_trade,
+    chose,
+    discard_stones_for_points,
+    gain_points_if,
     gain_points_per,
     gain_stones,
     points_then_chosen_player_discards,
     recover_self,
 )
+from oracle.reference.notes import OPTIONS
 from oracle.reference.table import Table
 
 
@@ -46,37 +52,16 @@ instant("base-water-04", Effect((gain_stones(Stones(blue=1)),)))
 active("base-water-04", Effect((recover_self(),), rule="EFF-6"))
 
 # base-water-05 Nessie: ⌛ 2 points if there is no Dragon card in your area.
-active("base-water-05", Effect((gain_points_per(2, lambda ctx: 0 if ctx.count_in_area(Family.DRAGON) else 1),)))
+active("base-water-05", Effect((gain_points_if(2, lambda ctx: ctx.count_in_area(Family.DRAGON) == 0),)))
 
 # base-water-06 Hae-tae: ∞ blue and purple stones swap values (PAY-4, RUL-16).
 permanent("base-water-06", Permanent(swap_blue_purple=True, rule="RUL-16"))
 
-BLUE_FOR_PURPLE = "blue_for_purple"
-PURPLE_FOR_THREE_BLUE = "purple_for_three_blue"
-SNAIL_EXCHANGES: dict[str, tuple[Stones, Stones]] = {
-    BLUE_FOR_PURPLE: (Stones(blue=1), Stones(purple=1)),
-    PURPLE_FOR_THREE_BLUE: (Stones(purple=1), Stones(blue=3)),
-}
-
-
-def _snail_options(ctx: EffectContext) -> list[str]:
-    """EFF-1: only the exchanges the owner can make are offered; with neither, nothing happens."""
-    held = ctx.table.stones(ctx.owner)
-    return [name for name, (give, _) in SNAIL_EXCHANGES.items() if held.contains(give)]
-
-
-def _snail_exchange(ctx: EffectContext) -> None:
-    for name in ctx.memo.get("exchange", []):
-        give, take = SNAIL_EXCHANGES[name]
-        ctx.table.discard_stones(ctx.owner, give, ctx.source_id)
-        ctx.table.gain_stones(ctx.owner, take, ctx.source_id)
-
-
 # base-water-07 Snail Maiden: ⌛ choose one: 1 blue -> 1 purple, or 1 purple -> 3 blue; only possible ones (EFF-1).
-active("base-water-07", Effect((
-    ChooseOptions("exchange", "Snail Maiden: choose a stone exchange", _snail_options),
-    Do(_snail_exchange),
-), rule="EFF-1"))
+active("base-water-07", choose_a_trade("Snail Maiden: choose a stone exchange", {
+    "blue_for_purple": Trade(give_stones=Stones(blue=1), get_stones=Stones(purple=1)),
+    "purple_for_three_blue": Trade(give_stones=Stones(purple=1), get_stones=Stones(blue=3)),
+}, rule="EFF-1"))
 
 # base-water-08 Undine Queen: ⌛ gain 1 blue stone.
 active("base-water-08", Effect((gain_stones(Stones(blue=1)),)))
@@ -104,21 +89,20 @@ def _hydra_options(ctx: EffectContext) -> list[str]:
 
 def _hydra_receive(ctx: EffectContext) -> None:
     """Both chosen stones arrive together (one holding-limit check, LIMIT-2); the draw follows as its own stage."""
-    chosen = ctx.memo.get("hydra", [])
+    chosen = ctx.note(OPTIONS)
     stones = Stones()
     for name in chosen:
         stones = stones + HYDRA_STONES.get(name, Stones())
     ctx.table.gain_stones(ctx.owner, stones, ctx.source_id)
     if HYDRA_POINTS in chosen:
         ctx.table.gain_points(ctx.owner, 4, ctx.source_id)
-    ctx.memo["hydra_draw"] = HYDRA_DRAW in chosen
 
 
 # base-water-10 Hydra: ⚡ choose 2 different options of purple stone / draw 1 / 2 blue stones / 4 points (RUL-6).
 instant("base-water-10", Effect((
-    ChooseOptions("hydra", "Hydra: choose 2 different options", _hydra_options, least=2, most=2),
+    ChooseOptions(OPTIONS, "Hydra: choose 2 different options", _hydra_options, least=2, most=2),
     Do(_hydra_receive),
-    Draw(if_memo="hydra_draw"),
+    Draw(when=chose(OPTIONS, HYDRA_DRAW)),
 ), rule="RUL-6"))
 
 
@@ -140,15 +124,8 @@ instant("base-water-13", Effect((gain_stones(Stones(blue=2)),)))
 permanent("base-water-13", Permanent(blue_purple_bonus=1, rule="RUL-16"))
 
 
-def _charybdis(ctx: EffectContext) -> None:
-    """EFF-2: the 5 points come only if a blue stone was really discarded."""
-    if ctx.table.stones(ctx.owner).blue >= 1:
-        ctx.table.discard_stones(ctx.owner, Stones(blue=1), ctx.source_id)
-        ctx.table.gain_points(ctx.owner, 5, ctx.source_id)
-
-
 # base-water-14 Charybdis: ⌛ discard a blue stone; if you did, gain 5 points (EFF-2).
-active("base-water-14", Effect((Do(_charybdis),), rule="EFF-2"))
+active("base-water-14", Effect((discard_stones_for_points(Stones(blue=1), 5),), rule="EFF-2"))
 
 # base-water-15 Poseidon: ⚡ 3 points per Water card in the area, Poseidon included (SUM-5).
 instant("base-water-15", Effect((gain_points_per(3, lambda ctx: ctx.count_in_area(Family.WATER)),), rule="SUM-5"))

@@ -12,10 +12,12 @@ from oracle.reference.effects.steps import (
     Draw,
     copy_effect,
     gain_points,
+    gain_points_if,
     gain_points_per,
     recover_self,
     resolve_active_of,
 )
+from oracle.reference.notes import ACTIVATED, COPY
 from oracle.reference.table import Table
 
 # base-wind-01 Dandelion Spirit: ⚡ draw 1 card (DECK-1); ⌛ Recover (EFF-6).
@@ -23,12 +25,12 @@ instant("base-wind-01", Effect((Draw(),), rule="DECK-1"))
 active("base-wind-01", Effect((recover_self(),), rule="EFF-6"))
 
 
-def _harpy_balanced(ctx: EffectContext) -> int:
-    return 1 if len(ctx.hand()) == ctx.count_in_area() else 0
+def _harpy_balanced(ctx: EffectContext) -> bool:
+    return len(ctx.hand()) == ctx.count_in_area()
 
 
 # base-wind-02 Harpy: ⌛ 3 points if the hand holds as many cards as the area (Harpy included) (EFF-5).
-active("base-wind-02", Effect((gain_points_per(3, _harpy_balanced),), rule="EFF-5"))
+active("base-wind-02", Effect((gain_points_if(3, _harpy_balanced),), rule="EFF-5"))
 
 
 def _pegasus_cost(card: Card) -> int:
@@ -56,7 +58,7 @@ instant("base-wind-05", Effect(
 
 
 def _actives_not_yet_resolved(ctx: EffectContext) -> list[str]:
-    done = ctx.memo.get("activated", [])
+    done = ctx.note(ACTIVATED)
     return [c for c in ctx.table.state.players[ctx.owner].area if c in ACTIVE and c not in done]
 
 
@@ -66,14 +68,14 @@ class _ResolveEachActive(ChooseCards):
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
         if not isinstance(answer, tuple) or not answer:
             return True
-        ctx.memo["activated"] = [*ctx.memo.get("activated", []), answer[0]]
+        ctx.remember(ACTIVATED, (*ctx.note(ACTIVATED), answer[0]))
         resolve_active_of(ctx, answer[0])
         return False
 
 
 # base-wind-06 Genie: ⚡ resolve every Active effect of the area once, now, in the owner's order (RUL-17, EFF-5).
 instant("base-wind-06", Effect(
-    (_ResolveEachActive("activated", "Genie: choose the next Active effect to resolve", _actives_not_yet_resolved),),
+    (_ResolveEachActive(ACTIVATED, "Genie: choose the next Active effect to resolve", _actives_not_yet_resolved),),
     rule="RUL-17",
 ))
 
@@ -101,13 +103,14 @@ def _other_actives(ctx: EffectContext) -> list[str]:
 
 
 def _copy_chosen_active(ctx: EffectContext) -> None:
-    for card_id in ctx.memo.get("copy", []):
+    card_id = ctx.chosen(COPY)
+    if card_id is not None:
         copy_effect(ctx, card_id, EffectType.ACTIVE)
 
 
 # base-wind-09 Genie Exalted: ⌛ resolve another area card's Active effect as if printed here; none: nothing (RUL-12).
 active("base-wind-09", Effect((
-    ChooseCards("copy", "Genie Exalted: choose another card's Active effect to copy", _other_actives),
+    ChooseCards(COPY, "Genie Exalted: choose another card's Active effect to copy", _other_actives),
     Do(_copy_chosen_active),
 ), rule="RUL-12"))
 

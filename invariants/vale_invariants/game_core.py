@@ -1,0 +1,167 @@
+"""The core of a fuzzed game run: its engines, choices and time limits, and how a failure becomes a Violation."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from oracle.harness import EngineFault, EngineTimeout, Subject, where_raised
+from oracle.reference import ReferenceEngine
+from oracle.results import Outcome
+from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
+from vale_invariants.checks import Finding
+from vale_invariants.game_choices import Chooser
+from vale_invariants.game_settings import STEP_CALLS, GameSettings, Stats
+from vale_invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
+
+JSON = dict[str, Any]
+
+
+class RunnerCore:
+    """What every part of a game run shares; :class:`~vale_invariants.game.GameRunner` plays the game."""
+
+    def __init__(self, settings: GameSettings, chooser: Chooser, stats: Stats | None = None) -> None:
+        self.settings = settings
+        self.chooser = chooser
+        self.stats = stats if stats is not None else Stats()
+        self.trace = Trace(setup={})
+        self.reference: ReferenceEngine | None = None
+        self.reference_snapshot: JSON | None = None
+        self.history: list[JSON | None] = []
+        self.can_export = False
+        self.active: frozenset[str] = settings.active
+        self.deck: frozenset[str] = frozenset()
+        self._subject: Subject | None = None
+        self._exported: tuple[JSON, JSON] | None = None
+        self._armed = False
+        self._calling = "new_game"
+        self._twin: Subject | None = None
+        self.keep_copies = True
+
+    @property
+    def subject(self) -> Subject:
+        assert self._subject is not None, "no game started"
+        return self._subject
+
+    # ------------------------------------------------------------------ choices and failures
+
+    def draw(self, low: int, high: int) -> int:
+        value = self.chooser.integer(low, high)
+        self.trace.choices.append(value)
+        return value
+
+    def fail(self, finding: Finding, step: int, mode: str = "invariants") -> Violation:
+        return Violation(Failure(finding.invariant, mode, finding.rules, finding.message, step, self.trace,
+                                 finding.expected, finding.actual, finding.outcome))
+
+    def diverge(self, divergence: Divergence) -> Violation:
+        rules = divergence.rules
+        shown = show_decision if divergence.kind == "decision" else shown_text
+        return Violation(Failure(LOCKSTEP.name, "lockstep", rules, divergence.describe(), divergence.step,
+                                 self.trace, shown(divergence.expected), shown(divergence.actual),
+                                 Outcome.ILLEGAL_ACCEPTED if divergence.kind == "rejected" else Outcome.FAIL,
+                                 divergence))
+
+    def fault(self, invariant: str, fault: EngineFault, step: int, what: str = "") -> Violation:
+        outcome = {"timeout": Outcome.TIMEOUT}.get(fault.kind, Outcome.ERROR)
+        detail = fault.message
+        if fault.kind == "timeout":
+            detail = f"no answer within the step's budget of {self.settings.timeout * STEP_CALLS:g} s " \
+                     f"({STEP_CALLS} calls of {self.settings.timeout:g} s)"
+        message = f"engine {fault.kind} in {fault.method}(){what}: {detail}"
+        return Violation(Failure(invariant, "invariants", (), message, step, self.trace, outcome=outcome))
+
+    def on(self, name: str) -> bool:
+        if name in self.active:
+            self.stats.checks[name] += 1
+            return True
+        return False
+
+    def _reference(self, step: int, method: str, call: Callable[[], Any]) -> Any:
+        try:
+            return call()
+        except Exception as exc:
+            raise Violation(Failure(REFERENCE_FAULT.name, "lockstep", (), f"the reference raised in {method}(): "
+                                    f"{type(exc).__name__}: {exc}", step, self.trace, outcome=Outcome.ERROR)) from None
+
+    def _raise(self, finding: Finding | None, step: int) -> None:
+        if finding is not None:
+            raise self.fail(finding, step)
+
+    # ------------------------------------------------------------------ time limits
+
+    @contextlib.contextmanager
+    def _alarms(self) -> Iterator[None]:
+        """One SIGALRM handler per game, re-armed at each step, instead of one per engine call (the harness's
+        per-call guard costs more than a whole decision of the reference engine)."""
+        usable = (self.settings.timeout > 0 and hasattr(signal, "setitimer")
+                  and threading.current_thread() is threading.main_thread())
+        if not usable:
+            yield
+            return
+
+        def on_alarm(signum: int, frame: object) -> None:
+            raise EngineTimeout()
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        self._armed = True
+        try:
+            yield
+        except EngineTimeout:
+            raise self.fault(ENGINE_FAULT.name, EngineFault("timeout", self._calling, "no answer"), 0) from None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            self._armed = False
+
+    def _arm(self, what: str) -> None:
+        """Start the time budget of one step (STEP_CALLS engine calls at most ``timeout`` each)."""
+        self._calling = what
+        if self._armed:
+            signal.setitimer(signal.ITIMER_REAL, self.settings.timeout * STEP_CALLS)
+
+    def _new_subject(self) -> Subject:
+        """A Subject whose calls the step alarm times (see :meth:`_alarms`), else a Subject with its own."""
+        if self._armed:
+            return _LeanSubject(self.settings.factory, self.settings.impl, 0)
+        return Subject(self.settings.factory, self.settings.impl, self.settings.timeout)
+
+
+class _LeanSubject(Subject):
+    """A Subject for calls timed by the game's step alarm: the same faults, without a context manager and a
+    signal handler per call (they cost more than a decision of the reference engine)."""
+
+    def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return fn(*args)
+        except EngineTimeout:
+            raise EngineFault("timeout", method, "no answer within the step's budget") from None
+        except EngineFault:
+            raise
+        except NotImplementedError:
+            raise EngineFault("unsupported", method, "not implemented by this engine") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
+
+
+class StopGame(Exception):
+    """The game cannot go on for a reason no active invariant covers."""
+
+
+def dedupe_rules(rules: list[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for rule in rules:
+        if rule and rule not in out:
+            out.append(rule)
+    return tuple(out[:6])
+
+
+def shown_text(value: Any) -> str:
+    if value is None:
+        return ""
+    return compact(value) if isinstance(value, dict) and "type" in value else str(value)

@@ -1,0 +1,120 @@
+"""Lock-step comparison in a fuzzed game: the engine under test and the reference, fed the same inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oracle.harness import EngineFault
+from oracle.reference import ReferenceEngine
+from vale_invariants.game_core import RunnerCore, dedupe_rules
+from vale_invariants.lockstep import (
+    cost_rules,
+    decision_difference,
+    decision_rules,
+    first_state_difference,
+    legal_difference,
+    missing_rules,
+    option_rules,
+    reference_rejection,
+    state_rules,
+)
+from vale_invariants.trace import Divergence
+
+JSON = dict[str, Any]
+
+
+class LockstepComparison(RunnerCore):
+    """The legal lists, the states and the pending decisions of both engines must be the same at every step."""
+
+    def _compare_legal(self, pending: JSON, legal: list[JSON], step: int) -> None:
+        if not self.on("LOCKSTEP"):
+            return
+        reference = self.reference
+        assert reference is not None
+        expected = self._reference(step, "legal_actions", reference.legal_actions)
+        missing, extra = legal_difference(expected, legal)
+        if not missing and not extra:
+            return
+        extra_rejections = [reference_rejection(reference, a) or {} for a in extra]
+        rules: list[str] = option_rules({str(o) for a in missing + extra for o in a.get("options", []) or []})
+        rules += [str(r.get("rule", "")) for r in extra_rejections]
+        if missing:
+            engine_rejection = None
+            try:
+                twin = self.subject.clone()
+                verdict = twin.apply(missing[0])
+                engine_rejection = None if verdict["accepted"] else verdict.get("rejection")
+            except EngineFault:
+                pass
+            if engine_rejection is not None:
+                rules.append(str(engine_rejection.get("rule", "")))
+        if any(str(r.get("rule", "")).startswith("PAY-") for r in extra_rejections) or any(
+                a.get("type") in ("summon", "remove", "pay") for a in missing):
+            rules.extend(cost_rules(reference, missing + extra))
+        if missing:
+            rules.extend(missing_rules(missing[0], None))
+        raise self.diverge(Divergence("legal", step, None, missing=missing, extra=extra,
+                                      rejection=extra_rejections[0] if extra_rejections else None,
+                                      extra_rejections=extra_rejections,
+                                      reference_decision=pending, rules=dedupe_rules(rules)))
+
+    def _compare_after(self, action: JSON | None, before: JSON | None, after: JSON | None, pending: JSON | None,
+                       step: int) -> None:
+        if not self.on("LOCKSTEP"):
+            return
+        reference = self.reference
+        assert reference is not None
+        previous = self.reference_snapshot
+        if action is not None:
+            verdict = self._reference(step, "apply", lambda: reference.apply(action))
+            if not verdict.get("accepted"):
+                rejection = verdict.get("rejection") or {}
+                raise self.diverge(Divergence("rejected", step - 1, action, rejection=rejection,
+                                              rules=dedupe_rules([str(rejection.get("rule", "")), "DEC-2"])))
+        expected = self._reference(step, "export", reference.export)
+        self.reference_snapshot = expected
+        expected_pending = reference.decision()
+        if after is not None:
+            where = first_state_difference(expected, after)
+            if where is not None:
+                before_engine = _reference_at(previous)
+                rules = state_rules(where, action, before_engine, before, expected,
+                                    previous if action is not None else self.trace.start, after)
+                raise self.diverge(Divergence("state", step, action, field=where,
+                                              expected=_at(expected, where), actual=_at(after, where),
+                                              reference_snapshot=expected, reference_decision=expected_pending,
+                                              rules=rules))
+        where = decision_difference(expected_pending, pending)
+        if where is not None:
+            rules = decision_rules(expected_pending, pending, action, _reference_at(previous), reference)
+            raise self.diverge(Divergence("decision", step, action, field=where, expected=expected_pending,
+                                          actual=pending, reference_snapshot=expected,
+                                          reference_decision=expected_pending, rules=rules))
+
+
+def _reference_at(snapshot: JSON | None) -> ReferenceEngine | None:
+    if snapshot is None:
+        return None
+    engine = ReferenceEngine()
+    try:
+        engine.load(snapshot)
+    except Exception:
+        return None
+    return engine
+
+
+def _at(snapshot: JSON, path: str) -> Any:
+    """The value at a difference path like ``players[1].stones.red`` (the whole list for list paths)."""
+    value: Any = snapshot
+    for part in path.split(" ")[0].split("."):
+        name, _, index = part.partition("[")
+        if name:
+            if not isinstance(value, dict) or name not in value:
+                return None
+            value = value[name]
+        if index and isinstance(value, list):
+            i = int(index.rstrip("]"))
+            if name != "players":
+                return value
+            value = value[i] if i < len(value) else None
+    return value
