@@ -217,6 +217,25 @@ def _shrink_time(seconds: float) -> Iterator[None]:
         yield
 
 
+@contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Keep the games a seed draws independent of what the process imported: Hypothesis mixes literal constants
+    of the loaded local modules into some draws, so the same seed played different games in an editable
+    checkout and in a wheel, or after another module was imported."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # a Hypothesis from before local constants
+        yield
+        return
+    if not hasattr(providers, "_get_local_constants"):
+        yield
+        return
+    empty = Constants()
+    with mock.patch.object(providers, "_get_local_constants", lambda: empty):
+        yield
+
+
 @dataclass
 class _Hunt:
     settings: GameSettings
@@ -273,7 +292,7 @@ def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, 
             raise Violation(found)
 
     try:
-        with _shrink_time(shrink_seconds):
+        with _shrink_time(shrink_seconds), _no_local_constants():
             game()
     except _Abort as abort:
         return abort.failure
