@@ -182,6 +182,8 @@ def check_command(
         help="scenarios directory (default: the bundled suite)")] = None,
     scenario_timeout: Annotated[float, typer.Option(help="wall-clock seconds allowed for each scenario")] = 10.0,
     z3_budget: Annotated[float, typer.Option(help="wall-clock seconds allowed for each Z3 row")] = 20.0,
+    fuzz_budget: Annotated[float, typer.Option(
+        help="wall-clock seconds for the invariants suite's fuzz run; checks it cuts short are incomplete")] = 60.0,
     unit_timeout: Annotated[float, typer.Option(
         help="wall-clock seconds allowed for each whole game (random-play, roundtrip)")] = 120.0,
     time_budget: Annotated[float | None, typer.Option(
@@ -206,7 +208,8 @@ def check_command(
     from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
 
     for name, value, low in (("--timeout", timeout, 0.0), ("--scenario-timeout", scenario_timeout, 0.0),
-                             ("--z3-budget", z3_budget, 0.0), ("--unit-timeout", unit_timeout, 0.0)):
+                             ("--z3-budget", z3_budget, 0.0), ("--fuzz-budget", fuzz_budget, 0.0),
+                             ("--unit-timeout", unit_timeout, 0.0)):
         if not value > low:
             raise bad_input(f"{name} must be more than 0 seconds, got {value:g}")
     if games < 0:
@@ -246,7 +249,8 @@ def check_command(
                 typer.echo(f"error: {error}", err=True)
             raise bad_input(f"{len(loaded.errors)} invalid scenario file(s); see `oracle scenarios lint`")
 
-    extra: dict[str, object] = {"scenario_timeout": scenario_timeout, "z3_budget": z3_budget}
+    extra: dict[str, object] = {"scenario_timeout": scenario_timeout, "z3_budget": z3_budget,
+                                "fuzz_seconds": fuzz_budget}
     if scenarios is not None:
         extra["scenarios_dir"] = str(scenarios)
     if save_failures is not None:
@@ -306,9 +310,10 @@ def check_command(
     run = _run_info(clean_text(handshake.engine), clean_text(handshake.version), impl, ran, started_at,
                     time.perf_counter() - started, status, not_run, fail_on_unsupported,
                     {"games": games, "seed": seed, "timeout": timeout, "scenario_timeout": scenario_timeout,
-                     "z3_budget": z3_budget, "unit_timeout": unit_timeout, "time_budget": time_budget,
-                     "max_failures": max_failures, "jobs": jobs, "select": list(selects), "rules": list(rule_ids),
-                     "cards": list(cards), "scenarios": str(scenario_dir),
+                     "z3_budget": z3_budget, "fuzz_budget": fuzz_budget, "unit_timeout": unit_timeout,
+                     "time_budget": time_budget, "max_failures": max_failures, "jobs": jobs,
+                     "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
+                     "scenarios": str(scenario_dir),
                      "expectations": str(expectations) if expectations else None})
     print_summary(results, run, echo)
     problems = targets.write(results, run, echo)

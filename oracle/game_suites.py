@@ -13,7 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, fault_result, register
+from oracle.check import (
+    CheckOptions,
+    PlanContext,
+    PlannedCheck,
+    RunContext,
+    Unit,
+    fault_result,
+    players_unsupported,
+    register,
+)
 from oracle.diff import first_difference, value_at
 from oracle.harness import EngineFault, Handshake, Subject
 from oracle.play import MAX_STEPS, GameStuck, choose_action, new_setup
@@ -52,14 +61,6 @@ def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_off
         for players in options.players
         for game in range(games)
     ]
-
-
-def players_unsupported(handshake: Handshake, players: int) -> str:
-    """Why a game of ``players`` is unsupported by this engine ('' when it is not)."""
-    if players in handshake.players:
-        return ""
-    declared = ", ".join(str(p) for p in handshake.players)
-    return f"the engine does not declare {players}-player games (it declares {declared})"
 
 
 def where_stalled(subject: Subject, pending: JSON | None) -> str:
