@@ -21,7 +21,7 @@ import typer
 
 from oracle.check import SUITES, CheckOptions, PlanContext, Unit, load_suites, plan_suites
 from oracle.exits import EXIT_BAD_INPUT, bad_input
-from oracle.harness import DEFAULT_IMPL
+from oracle.harness import DEFAULT_IMPL, Handshake
 from oracle.reports.common import RunInfo, exit_code, failing, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
@@ -130,6 +130,16 @@ class Collected:
 
     def ordered(self) -> list[CheckResult]:
         return [r for index in sorted(self.by_unit) for r in self.by_unit[index]]
+
+
+def start_engine(supervisor: Supervisor) -> Handshake:
+    """Load the engine in the first worker; an engine that cannot be loaded is bad input (exit 2)."""
+    try:
+        return supervisor.start()
+    except EngineRefused as exc:
+        raise bad_input(str(exc)) from None
+    except OSError as exc:
+        raise bad_input(f"--impl {supervisor.impl}: {exc}") from None
 
 
 def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
@@ -267,12 +277,7 @@ def check_command(
 
     supervisor = Supervisor(impl, timeout, options, jobs=jobs)
     try:
-        try:
-            handshake = supervisor.start()
-        except EngineRefused as exc:
-            raise bad_input(str(exc)) from None
-        except OSError as exc:
-            raise bad_input(f"--impl {impl}: {exc}") from None
+        handshake = start_engine(supervisor)
         context = PlanContext(impl, handshake, options)
         planned = plan_suites(context, chosen)
         filtering = bool(selects or rule_ids or card_ids)

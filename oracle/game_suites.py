@@ -150,40 +150,59 @@ def _plan_games(suite: str, title: str, rules: tuple[str, ...], games: Callable[
     return plan
 
 
+class _Game:
+    """One unit's seeded game of random legal play, bounded, with the loop both game suites share."""
+
+    def __init__(self, suite: str, unit: Unit, context: RunContext) -> None:
+        self.suite, self.unit, self.context = suite, unit, context
+        self.check = unit.checks[0]
+        self.started = time.perf_counter()
+        self.step = 0
+
+    def result(self, outcome: Outcome, **kw: Any) -> list[CheckResult]:
+        return [CheckResult(self.suite, self.check.id, self.check.title, outcome, step=self.step or None,
+                            reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started, **kw)]
+
+    def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
+        """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
+        a legal action refused is wrongly rejected; no end after MAX_STEPS decisions fails END-1."""
+        game: GamePlan = self.unit.payload
+        try:
+            subject = self.context.eut.fresh()
+            subject.new_game(game.setup())
+            rng = random.Random(f"play-{game.seed}")
+            while True:
+                stopped = before_each(subject)
+                if stopped is not None:
+                    return stopped
+                pending = subject.decision()
+                if pending is None:
+                    return None
+                if self.step >= MAX_STEPS:
+                    return self.result(Outcome.FAIL, rules=("END-1",),
+                                       expected=f"the game ends within {MAX_STEPS} decisions",
+                                       actual=f"still going, stalled at {where_stalled(subject, pending)}",
+                                       message=f"no end after {MAX_STEPS} decisions")
+                self.step += 1
+                action = choose_action(subject, pending, rng)
+                applied = subject.apply(action)
+                if not applied["accepted"]:
+                    rejection = applied["rejection"]
+                    return self.result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
+                                       expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
+                                       message=f"the engine listed {action} as legal, then refused it")
+        except EngineFault as fault:
+            return [fault_result(self.suite, self.check.id, self.check.title, fault, step=self.step or None,
+                                 reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started)]
+        except GameStuck as stuck:
+            return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
+
+
 def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
     """Whole games of random legal play: every listed action accepted, and the game ends (END-1)."""
-    game: GamePlan = unit.payload
-    check = unit.checks[0]
-    started = time.perf_counter()
-    step = 0
-
-    def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
-        return [CheckResult("random-play", check.id, check.title, outcome, step=step or None,
-                            reproduce=unit.reproduce, duration=time.perf_counter() - started, **kw)]
-
-    try:
-        subject = context.eut.fresh()
-        subject.new_game(game.setup())
-        rng = random.Random(f"play-{game.seed}")
-        while (pending := subject.decision()) is not None:
-            if step >= MAX_STEPS:
-                return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
-                              actual=f"still going, stalled at {where_stalled(subject, pending)}",
-                              message=f"no end after {MAX_STEPS} decisions")
-            step += 1
-            action = choose_action(subject, pending, rng)
-            applied = subject.apply(action)
-            if not applied["accepted"]:
-                rejection = applied["rejection"]
-                return result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
-                              expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
-                              message=f"the engine listed {action} as legal, then refused it")
-    except EngineFault as fault:
-        return [fault_result("random-play", check.id, check.title, fault, step=step or None,
-                             reproduce=unit.reproduce, duration=time.perf_counter() - started)]
-    except GameStuck as stuck:
-        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
-    return result(Outcome.PASS, rules=("END-1",), details={"decisions": step})
+    game = _Game("random-play", unit, context)
+    failed = game.play(lambda subject: None)
+    return failed or game.result(Outcome.PASS, rules=("END-1",), details={"decisions": game.step})
 
 
 # ---------------------------------------------------------------------------------------------- round trip
@@ -191,48 +210,20 @@ def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
 
 def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
     """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again (PROTO-1)."""
-    game: GamePlan = unit.payload
-    check = unit.checks[0]
-    started = time.perf_counter()
-    step = 0
+    game = _Game("roundtrip", unit, context)
 
-    def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
-        return [CheckResult("roundtrip", check.id, check.title, outcome, step=step, reproduce=unit.reproduce,
-                            duration=time.perf_counter() - started, **kw)]
+    def round_trip(subject: Subject) -> list[CheckResult] | None:
+        snapshot = subject.export()
+        twin = context.eut.fresh()
+        twin.load_snapshot(snapshot)
+        again = twin.export()
+        if again == snapshot:
+            return None
+        return game.result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
+                           actual=f"first difference at {first_difference(snapshot, again)}")
 
-    try:
-        subject = context.eut.fresh()
-        subject.new_game(game.setup())
-        rng = random.Random(f"play-{game.seed}")
-        while True:
-            snapshot = subject.export()
-            twin = context.eut.fresh()
-            twin.load_snapshot(snapshot)
-            again = twin.export()
-            if again != snapshot:
-                return result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
-                              actual=f"first difference at {first_difference(snapshot, again)}")
-            pending = subject.decision()
-            if pending is None:
-                break
-            if step >= MAX_STEPS:
-                return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
-                              actual=f"still going, stalled at {where_stalled(subject, pending)}",
-                              message=f"no end after {MAX_STEPS} decisions")
-            step += 1
-            action = choose_action(subject, pending, rng)
-            applied = subject.apply(action)
-            if not applied["accepted"]:
-                rejection = applied["rejection"]
-                return result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
-                              expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
-                              message=f"the engine listed {action} as legal, then refused it")
-    except EngineFault as fault:
-        return [fault_result("roundtrip", check.id, check.title, fault, step=step, reproduce=unit.reproduce,
-                             duration=time.perf_counter() - started)]
-    except GameStuck as stuck:
-        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
-    return result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": step + 1})
+    failed = game.play(round_trip)
+    return failed or game.result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": game.step + 1})
 
 
 # ---------------------------------------------------------------------------------------------- helpers
