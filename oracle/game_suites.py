@@ -25,7 +25,7 @@ from oracle.check import (
 )
 from oracle.diff import first_difference, value_at
 from oracle.harness import EngineFault, Handshake, Subject
-from oracle.play import MAX_STEPS, GameStuck, choose_action, new_setup
+from oracle.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
 from oracle.results import CheckResult, Outcome
 
 JSON = dict[str, Any]
@@ -113,19 +113,23 @@ def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
         actual = canonical(subject.export())
     except EngineFault as fault:
         return [fault_result("setup", check.id, check.title, fault, rules=("SETUP-1",))]
+    details: JSON = {}
+    if subject.handshake.can("internal_shuffle"):
+        setup = adopt_deck(setup, actual)
+        details["deck"] = "adopted from the engine, which shuffles inside (internal_shuffle): its order is not checked"
     reference = ReferenceEngine()
     reference.new_game(setup)
     expected = canonical(reference.export())
     where = first_difference(expected, actual)
     if where is None:
         return [CheckResult("setup", check.id, check.title, Outcome.PASS, rules=check.rules,
-                            duration=time.perf_counter() - started)]
+                            duration=time.perf_counter() - started, details=details)]
     rule = "SETUP-2" if ".score" in where else "SETUP-3" if "players" in where else "SETUP-1"
     return [CheckResult(
         "setup", check.id, check.title, Outcome.FAIL, rules=(rule,), step=0,
         expected=f"{where} = {value_at(expected, where)!r}", actual=f"{where} = {value_at(actual, where)!r}",
         message="the snapshot right after new_game differs from the reference's",
-        reproduce=unit.reproduce, duration=time.perf_counter() - started)]
+        reproduce=unit.reproduce, duration=time.perf_counter() - started, details=details)]
 
 
 # ---------------------------------------------------------------------------------------------- random play
