@@ -121,7 +121,9 @@ class FuzzReport:
             name = LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant
             failed.setdefault(name, failure)
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
-                "mode": self.config.mode}
+                "mode": self.config.mode,
+                "probes_by_kind": {kind.value: n for kind, n in sorted(self.stats.probes.items(),
+                                                                       key=lambda item: item[0].value)}}
         fault = failed.get(ENGINE_FAULT.name)
         cut_short = ""
         if fault is not None:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from oracle.harness import EngineFault, EngineTimeout, Subject, where_raised
+from oracle.protocol import DecisionKind
 from oracle.reference import ReferenceEngine
 from oracle.results import Outcome
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
 from vale_invariants.checks import Finding
 from vale_invariants.game_choices import Chooser
 from vale_invariants.game_settings import STEP_CALLS, GameSettings, Stats
+from vale_invariants.guards import GuardProbe
 from vale_invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
 
 JSON = dict[str, Any]
@@ -40,6 +43,8 @@ class RunnerCore:
         self._calling = "new_game"
         self._twin: Subject | None = None
         self.keep_copies = True
+        self.guarded: defaultdict[DecisionKind, set[GuardProbe]] = defaultdict(set)
+        """The guard probes this game has sent (or found no way to build), by decision kind."""
 
     @property
     def subject(self) -> Subject:

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.protocol import DecisionKind
+
 JSON = dict[str, Any]
 
 MAX_STEPS = 3000
@@ -20,6 +22,8 @@ class Stats:
     decisions: int = 0
     truncated: int = 0
     checks: Counter[str] = field(default_factory=Counter)
+    probes: Counter[DecisionKind] = field(default_factory=Counter)
+    """Guard probes sent, by the kind of the decision they were sent to."""
 
 
 @dataclass(frozen=True)
