@@ -67,6 +67,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             setup["artifacts"] = True
             setup["advanced_tiles"] = sorted(random.Random(f"tiles-{deck_seed}").sample(ADVANCED_TILES, 3))
         self.trace.setup = setup
+        self.mode = mode
         self.deck = frozenset(setup["deck"])
         self.trace.positions = settings.positions
         self.trace.modes = settings.modes
