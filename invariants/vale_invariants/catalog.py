@@ -49,6 +49,10 @@ _ALL = (
     Invariant("INV-ILLEGAL-REJECTED", ("DEC-4", "DEC-2"),
               "sampled illegal actions (unlisted candidates, corrupted payments, wrong player or type) are rejected "
               "with a known code and leave the state unchanged"),
+    Invariant("INV-DECISION-GUARDS", ("DEC-1", "DEC-2", "DEC-4"),
+              "the first decision of each kind in a game rejects, with a known code and no change to the state or the "
+              "pending decision, an answer from another player, actions of another kind, malformed stone counts, a "
+              "card or option given twice and answers not offered"),
     Invariant("INV-ROUNDTRIP", ("PROTO-1",),
               "at every step, loading the exported snapshot into a fresh engine exports the same snapshot",
               ("export", "load")),

@@ -21,6 +21,7 @@ from oracle.harness import DEFAULT_IMPL
 from oracle.reports.common import RunInfo, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult
+from oracle.rules import rules
 from oracle.supervise.supervisor import Supervisor
 from vale_invariants.catalog import ALL_NAMES
 from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
@@ -107,6 +108,9 @@ def fuzz_command(
     shrink_time: Annotated[float, typer.Option(help="seconds allowed to shrink each failure (0: do not shrink)")]
     = 20.0,
     max_failures: Annotated[int, typer.Option(help="stop after this many failures")] = 5,
+    set_aside: Annotated[list[str] | None, typer.Option(
+        help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
+             "re-synchronised from the engine's export, and the comparison goes on")] = None,
     timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
     report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
     junit_xml: Annotated[Path | None, typer.Option(help="write a JUnit XML report here")] = None,
@@ -136,11 +140,15 @@ def fuzz_command(
     unknown = [n for n in chosen if n not in ALL_NAMES]
     if unknown:
         raise _bad(f"--invariant {unknown[0]!r}: known invariants are {', '.join(ALL_NAMES)}")
+    known_rules = set(rules())
+    unknown_rules = [r for r in set_aside or () if r not in known_rules]
+    if unknown_rules:
+        raise _bad(f"--set-aside {unknown_rules[0]!r}: not a rule id of the catalogue (oracle/data/rules.toml)")
     config = FuzzConfig(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
         shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, save_failures=save_failures,
-        positions=positions, modes=game_modes,
+        positions=positions, modes=game_modes, set_aside=tuple(set_aside or ()),
     )
     budget = f"{config.games} games" if config.games is not None else ""
     if config.seconds is not None:

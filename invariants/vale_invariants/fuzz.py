@@ -64,6 +64,9 @@ class FuzzConfig:
     save_failures: Path | None = None
     positions: bool = True
     modes: tuple[str, ...] = ("base", "expansion", "artifacts")
+    set_aside: tuple[str, ...] = ()
+    """Rules of known causes: their lock-step divergences are counted, the reference is re-synchronised from the
+    engine's export, and the comparison goes on to the next cause."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -95,6 +98,8 @@ class FuzzReport:
     seconds: float = 0.0
     out_of_time: bool = False
     """The time budget ended the run before the games asked for were played."""
+    stopped: str = ""
+    """Why the run ended before the games asked for were played ("" when it played them all)."""
 
     @property
     def ok(self) -> bool:
@@ -109,6 +114,7 @@ class FuzzReport:
             extra += "".join(f" --invariant {name}" for name in config.invariants)
         if not config.positions:
             extra += " --no-positions"
+        extra += "".join(f" --set-aside {rule}" for rule in config.set_aside)
         return (f"oracle fuzz --impl {shlex.quote(self.impl)} {budget} --seed {config.seed} --players {players} "
                 f"--mode {config.mode}{extra}")
 
@@ -121,7 +127,9 @@ class FuzzReport:
             name = LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant
             failed.setdefault(name, failure)
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
-                "mode": self.config.mode}
+                "mode": self.config.mode,
+                "probes_by_kind": {kind.value: n for kind, n in sorted(self.stats.probes.items(),
+                                                                       key=lambda item: item[0].value)}}
         fault = failed.get(ENGINE_FAULT.name)
         cut_short = ""
         if fault is not None:
@@ -172,8 +180,14 @@ class FuzzReport:
         rate = self.stats.decisions / self.seconds if self.seconds > 0 else 0.0
         verdict = "PASSED" if self.ok else f"FAILED ({len(self.failures)} failure(s))"
         unsupported = f", {len(self.unsupported)} unsupported" if self.unsupported else ""
-        return (f"{verdict}: {self.stats.games} games, {self.stats.decisions} decisions in {self.seconds:.1f} s "
-                f"({rate:.0f} decisions/s), {len(self.config.checked)} checks{unsupported}")
+        by_mode = ", ".join(f"{mode} {self.stats.games_by_mode[mode]}" for mode in ALL_MODES
+                            if self.stats.games_by_mode[mode])
+        games = f"{self.stats.games} games" + (f" ({by_mode})" if by_mode else "")
+        set_aside = ", ".join(f"{rule} {n}" for rule, n in sorted(self.stats.set_aside.items()))
+        aside = f", divergences set aside: {set_aside}" if set_aside else ""
+        stopped = f"; {self.stopped}" if self.stopped else ""
+        return (f"{verdict}: {games}, {self.stats.decisions} decisions in {self.seconds:.1f} s "
+                f"({rate:.0f} decisions/s), {len(self.config.checked)} checks{unsupported}{aside}{stopped}")
 
 
 Progress = Callable[[Stats], None]
@@ -270,6 +284,7 @@ def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, 
             failure = violation.failure
         if generating:
             hunt.stats.games += 1
+            hunt.stats.games_by_mode[runner.mode] += 1
             if hunt.progress is not None:
                 hunt.progress(hunt.stats)
         if failure is not None and failure.outcome is Outcome.TIMEOUT:
@@ -310,18 +325,22 @@ def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, 
 
 
 def _settings_for(factory: Callable[[], Any], impl: str, config: FuzzConfig, players: tuple[int, ...],
-                  disabled: set[str], positions: bool, modes: tuple[str, ...]) -> GameSettings:
+                  disabled: set[str], positions: bool, modes: tuple[str, ...], setup_known: bool) -> GameSettings:
     active = frozenset(n for n in config.checked if n not in disabled)
     lockstep = LOCKSTEP.name in active
-    return GameSettings(factory, impl, players, active, lockstep, config.timeout, positions=positions, modes=modes)
+    return GameSettings(factory, impl, players, active, lockstep, config.timeout, positions=positions, modes=modes,
+                        set_aside=frozenset(config.set_aside), setup_known=setup_known)
 
 
 def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
                       timeout: float = 5.0) -> Divergence | None:
-    """Replay a failure's choices in lock-step with the reference: the first divergence, if any."""
+    """Replay a failure's choices in lock-step with the reference: the divergence behind it, if any. For an invariant
+    failure, divergences caused by earlier actions are set aside (the reference is re-synchronised from the engine),
+    so the scenario pins what broke at the failing step, not the first difference on the way."""
     settings = GameSettings(factory, impl, (failure.trace.setup["players"],), frozenset({LOCKSTEP.name}), True,
                             timeout, max_steps=len(failure.trace.actions) + 1,
-                            positions=failure.trace.positions, modes=failure.trace.modes)
+                            positions=failure.trace.positions, modes=failure.trace.modes,
+                            resync_until=failure.step if failure.mode != "lockstep" else 0)
     choices = list(failure.trace.choices)
     choices[0] = 0
     runner = GameRunner(settings, ReplayChooser(choices))
@@ -380,21 +399,28 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
         return report
     deadline = started + config.seconds if config.seconds is not None else None
     disabled: set[str] = set(report.unsupported)
+    setup_known = False
     batch_index = 0
-    while len(report.failures) < config.max_failures:
+    while True:
         remaining = None if config.games is None else config.games - report.stats.games
         if remaining is not None and remaining <= 0:
+            break
+        if len(report.failures) >= config.max_failures:
+            report.stopped = _stopped(f"after {len(report.failures)} failure(s)", report)
             break
         now = time.perf_counter()
         if deadline is not None and now >= deadline:
             report.out_of_time = remaining is not None
+            if remaining is not None:
+                report.stopped = _stopped(f"by the time budget of {config.seconds:g} s", report)
             break
         size = config.batch if remaining is None else min(config.batch, remaining)
         if deadline is not None and report.stats.games:
             per_game = (now - started) / report.stats.games
             size = max(1, min(size, int((deadline - now) / per_game)))
-        settings = _settings_for(factory, impl, config, players, disabled, positions, modes)
+        settings = _settings_for(factory, impl, config, players, disabled, positions, modes, setup_known)
         if not settings.active:
+            report.stopped = _stopped("with nothing left to check (every check failed or is unsupported)", report)
             break
         before = report.stats.games
         failure = _hunt(settings, config.seed * 1009 + batch_index, size, config.shrink_seconds, report.stats,
@@ -409,13 +435,25 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
                 failure.scenario = str(path) if path is not None else ""
                 failure.scenario_note = why_not
             report.failures.append(failure)
-            disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
+            divergence = failure.divergence
+            if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 \
+                    and not setup_known:
+                setup_known = True
+            else:
+                disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
             if failure.invariant == ENGINE_FAULT.name:
+                report.stopped = _stopped(f"by the engine fault at step {failure.step}", report)
                 break
         elif report.stats.games == before:
             break
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _stopped(why: str, report: FuzzReport) -> str:
+    """"stopped after 5 failures at game 17 of 20" (or of an open number of games, under a time budget)."""
+    total = f" of {report.config.games}" if report.config.games is not None else ""
+    return f"stopped {why} at game {report.stats.games}{total}"
 
 
 def _safe_replay(failure: Failure, factory: Callable[[], Any], impl: str, timeout: float) -> Divergence | None:

@@ -30,6 +30,7 @@ from vale_invariants.catalog import ENGINE_FAULT, INVARIANTS, LOCKSTEP
 from vale_invariants.checks import Finding
 from vale_invariants.game_choices import Chooser, RandomChooser, ReplayChooser
 from vale_invariants.game_core import StopGame
+from vale_invariants.game_guards import DecisionGuards
 from vale_invariants.game_invariants import InvariantChecks
 from vale_invariants.game_lockstep import LockstepComparison
 from vale_invariants.game_position import random_position
@@ -45,7 +46,7 @@ JSON = dict[str, Any]
 PROBE_SLOTS = 8
 
 
-class GameRunner(InvariantChecks, Probes, LockstepComparison):
+class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
     """Plays one game; :meth:`play` returns the trace or raises :class:`Violation`."""
 
     def play(self) -> Trace:
@@ -66,6 +67,7 @@ class GameRunner(InvariantChecks, Probes, LockstepComparison):
             setup["artifacts"] = True
             setup["advanced_tiles"] = sorted(random.Random(f"tiles-{deck_seed}").sample(ADVANCED_TILES, 3))
         self.trace.setup = setup
+        self.mode = mode
         self.deck = frozenset(setup["deck"])
         self.trace.positions = settings.positions
         self.trace.modes = settings.modes
@@ -121,6 +123,7 @@ class GameRunner(InvariantChecks, Probes, LockstepComparison):
                 return
             try:
                 action, legal, probe_slot, salt = self._choose(pending, snapshot, step)
+                self._guard(pending, snapshot, legal, step)
                 if probe_slot:
                     self._probe(probe_slot, pending, snapshot, legal, salt, step)
                 step += 1

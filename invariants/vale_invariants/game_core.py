@@ -5,16 +5,19 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from oracle.harness import EngineFault, EngineTimeout, Subject, where_raised
+from oracle.protocol import DecisionKind
 from oracle.reference import ReferenceEngine
 from oracle.results import Outcome
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
 from vale_invariants.checks import Finding
 from vale_invariants.game_choices import Chooser
 from vale_invariants.game_settings import STEP_CALLS, GameSettings, Stats
+from vale_invariants.guards import GuardProbe
 from vale_invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
 
 JSON = dict[str, Any]
@@ -40,6 +43,12 @@ class RunnerCore:
         self._calling = "new_game"
         self._twin: Subject | None = None
         self.keep_copies = True
+        self.mode = ""
+        """The game mode drawn for this game (base, expansion, artifacts)."""
+        self.resync_point: tuple[int, JSON] | None = None
+        """When the reference was last re-synchronised: the trace actions applied, and the engine's snapshot."""
+        self.guarded: defaultdict[DecisionKind, set[GuardProbe]] = defaultdict(set)
+        """The guard probes this game has sent (or found no way to build), by decision kind."""
 
     @property
     def subject(self) -> Subject:
@@ -64,6 +73,30 @@ class RunnerCore:
                                  self.trace, shown(divergence.expected), shown(divergence.actual),
                                  Outcome.ILLEGAL_ACCEPTED if divergence.kind == "rejected" else Outcome.FAIL,
                                  divergence))
+
+    def diverged(self, divergence: Divergence) -> None:
+        """Raise the divergence, unless it is set aside (a known rule, the reported set-up deviation, or a cause
+        before the step a replay is after): then the reference is re-synchronised from the engine's export and the
+        comparison goes on; without export the game ends."""
+        settings = self.settings
+        known = (divergence.kind in ("state", "decision", "legal", "rejected")
+                 and ((settings.setup_known and divergence.cause < 0)
+                      or divergence.cause < settings.resync_until - 1
+                      or any(rule in settings.set_aside for rule in divergence.rules)))
+        if not known:
+            raise self.diverge(divergence)
+        self.stats.set_aside[divergence.rules[0] if divergence.rules else divergence.kind] += 1
+        if divergence.kind == "legal":
+            return
+        if not self.can_export or self.reference is None:
+            raise StopGame()
+        try:
+            snapshot = self.subject.export()
+            self.reference.load(snapshot)
+        except Exception:
+            raise StopGame() from None
+        self.reference_snapshot = self.reference.export()
+        self.resync_point = (len(self.trace.actions), snapshot)
 
     def fault(self, invariant: str, fault: EngineFault, step: int, what: str = "") -> Violation:
         outcome = {"timeout": Outcome.TIMEOUT}.get(fault.kind, Outcome.ERROR)

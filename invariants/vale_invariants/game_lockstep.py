@@ -55,10 +55,10 @@ class LockstepComparison(RunnerCore):
             rules.extend(cost_rules(reference, missing + extra))
         if missing:
             rules.extend(missing_rules(missing[0], None))
-        raise self.diverge(Divergence("legal", step, None, missing=missing, extra=extra,
-                                      rejection=extra_rejections[0] if extra_rejections else None,
-                                      extra_rejections=extra_rejections,
-                                      reference_decision=pending, rules=dedupe_rules(rules)))
+        self.diverged(self._located(Divergence("legal", step, None, missing=missing, extra=extra,
+                                               rejection=extra_rejections[0] if extra_rejections else None,
+                                               extra_rejections=extra_rejections,
+                                               reference_decision=pending, rules=dedupe_rules(rules))))
 
     def _compare_after(self, action: JSON | None, before: JSON | None, after: JSON | None, pending: JSON | None,
                        step: int) -> None:
@@ -71,8 +71,10 @@ class LockstepComparison(RunnerCore):
             verdict = self._reference(step, "apply", lambda: reference.apply(action))
             if not verdict.get("accepted"):
                 rejection = verdict.get("rejection") or {}
-                raise self.diverge(Divergence("rejected", step - 1, action, rejection=rejection,
-                                              rules=dedupe_rules([str(rejection.get("rule", "")), "DEC-2"])))
+                self.diverged(self._located(Divergence("rejected", step - 1, action, rejection=rejection,
+                                                       rules=dedupe_rules([str(rejection.get("rule", "")),
+                                                                           "DEC-2"]))))
+                return
         if after is not None and self.subject.handshake.can("internal_shuffle"):
             self._reference(step, "shuffle", lambda: adopt_reshuffles(reference, after))
         expected = self._reference(step, "export", reference.export)
@@ -84,16 +86,23 @@ class LockstepComparison(RunnerCore):
                 before_engine = _reference_at(previous)
                 rules = state_rules(where, action, before_engine, before, expected,
                                     previous if action is not None else self.trace.start, after)
-                raise self.diverge(Divergence("state", step, action, field=where,
-                                              expected=_at(expected, where), actual=_at(after, where),
-                                              reference_snapshot=expected, reference_decision=expected_pending,
-                                              rules=rules))
+                self.diverged(self._located(Divergence("state", step, action, field=where,
+                                                       expected=_at(expected, where), actual=_at(after, where),
+                                                       reference_snapshot=expected,
+                                                       reference_decision=expected_pending, rules=rules)))
+                return
         where = decision_difference(expected_pending, pending)
         if where is not None:
             rules = decision_rules(expected_pending, pending, action, _reference_at(previous), reference)
-            raise self.diverge(Divergence("decision", step, action, field=where, expected=expected_pending,
-                                          actual=pending, reference_snapshot=expected,
-                                          reference_decision=expected_pending, rules=rules))
+            self.diverged(self._located(Divergence("decision", step, action, field=where, expected=expected_pending,
+                                                   actual=pending, reference_snapshot=expected,
+                                                   reference_decision=expected_pending, rules=rules)))
+
+    def _located(self, divergence: Divergence) -> Divergence:
+        """The divergence with the position the reference was last re-synchronised from, if it was."""
+        if self.resync_point is not None:
+            divergence.given_step, divergence.given = self.resync_point
+        return divergence
 
 
 MOST_ORDERS_TRIED = 720

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.protocol import DecisionKind
+
 JSON = dict[str, Any]
 
 MAX_STEPS = 3000
@@ -20,6 +22,13 @@ class Stats:
     decisions: int = 0
     truncated: int = 0
     checks: Counter[str] = field(default_factory=Counter)
+    probes: Counter[DecisionKind] = field(default_factory=Counter)
+    """Guard probes sent, by the kind of the decision they were sent to."""
+    games_by_mode: Counter[str] = field(default_factory=Counter)
+    """Games played, by game mode (base, expansion, artifacts)."""
+    set_aside: Counter[str] = field(default_factory=Counter)
+    """Lock-step divergences set aside (the reference re-synchronised from the engine), by their first rule."""
+    """Guard probes sent, by the kind of the decision they were sent to."""
 
 
 @dataclass(frozen=True)
@@ -33,3 +42,10 @@ class GameSettings:
     max_steps: int = MAX_STEPS
     positions: bool = False
     modes: tuple[str, ...] = ("base",)
+    set_aside: frozenset[str] = frozenset()
+    """Rules whose lock-step divergences are known: the reference is re-synchronised from the engine's export
+    (the game ends where the engine has none) and the comparison goes on."""
+    setup_known: bool = False
+    """A set-up deviation was reported: a divergence at step 0 re-synchronises the reference instead."""
+    resync_until: int = 0
+    """Replaying a failure at this step: every divergence caused by an earlier action is set aside."""

@@ -156,21 +156,28 @@ def build_scenario(failure: Failure, impl: str) -> JSON | None:
     divergence = failure.divergence
     if divergence is None or not failure.trace.setup:
         return None
-    actions = failure.trace.actions
+    offset = divergence.given_step if divergence.given is not None else 0
+    actions = failure.trace.actions[offset:]
+    local = divergence.step - offset
     final = _final_steps(divergence)
     if not final:
         return None
     steps: list[JSON] = []
-    if divergence.kind in ("state", "decision") and divergence.step > 0:
-        steps = [{"do": _action(a)} for a in actions[: divergence.step - 1]]
-        final[0] = {"do": _action(actions[divergence.step - 1]), **final[0]}
+    if divergence.kind in ("state", "decision") and local > 0:
+        steps = [{"do": _action(a)} for a in actions[: local - 1]]
+        final[0] = {"do": _action(actions[local - 1]), **final[0]}
     else:
-        steps = [{"do": _action(a)} for a in actions[: divergence.step]]
+        steps = [{"do": _action(a)} for a in actions[: local]]
     steps.extend(final)
     known = rules_catalogue()
-    rules = [r for r in divergence.rules if r in known][:1] or [r for r in failure.rules if r in known][:1]
+    own = [r for r in failure.rules if r in known][:1]
+    named = [r for r in divergence.rules if r in known][:1]
+    rules = (named or own) if failure.mode == "lockstep" else (own or named)
     rule = rules[0] if rules else "DEC-2"
-    digest = hashlib.sha1(json.dumps([failure.trace.setup, steps], sort_keys=True).encode()).hexdigest()[:8]
+    pinned = [failure.trace.setup, steps]
+    if divergence.given is not None:
+        pinned.insert(1, divergence.given)
+    digest = hashlib.sha1(json.dumps(pinned, sort_keys=True, default=str).encode()).hexdigest()[:8]
     slug = re.sub(r"[^A-Za-z0-9]+", "-", impl.split(":")[0].split(".")[-1]).strip("-") or "engine"
     title = f"Fuzzed ({failure.invariant}): {divergence.describe()}"
     return {
@@ -179,7 +186,8 @@ def build_scenario(failure: Failure, impl: str) -> JSON | None:
         "rules": [rule],
         "source": f"oracle fuzz --impl {impl}: shrunk {failure.mode} failure of {failure.invariant} "
                   f"({len(actions)} actions), replayed in lock-step with the reference",
-        "given": _given(failure.trace.setup) if failure.trace.start is None else _given_position(failure.trace.start),
+        "given": _given_position(divergence.given) if divergence.given is not None
+        else _given(failure.trace.setup) if failure.trace.start is None else _given_position(failure.trace.start),
         "steps": steps,
     }
 

@@ -71,6 +71,15 @@ class Divergence:
     reference_snapshot: JSON | None = None
     reference_decision: JSON | None = None
     rules: tuple[str, ...] = ()
+    given: JSON | None = None
+    """The engine's snapshot the reference was last re-synchronised from (None: the game's start)."""
+    given_step: int = 0
+    """The number of trace actions applied when ``given`` was taken."""
+
+    @property
+    def cause(self) -> int:
+        """The index of the trace action behind the divergence (for a set-up deviation, -1)."""
+        return self.step - 1 if self.kind in ("state", "decision") else self.step
 
     def describe(self) -> str:
         if self.kind == "state":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from oracle.cards import Card
 from oracle.model import Family, Stones
+from oracle.options import option
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent, triggered
 from oracle.reference.effects.steps import (
@@ -71,8 +72,8 @@ instant("art-earth-03", Effect((
     gain_printed_cost_of(DISCARD, lambda table, owner, card, source: table.discard_from_area(owner, card, source)),
 ), can_resolve=another_card_in_area, rule="SUM-4"))
 
-DISCARD_SELF = "discard_this_card"
-LOSE_POINTS = "lose_two_points"
+DISCARD_SELF = option("art-earth-04", "discard_this_card")
+LOSE_POINTS = option("art-earth-04", "lose_two_points")
 
 
 def _mandrake_options(ctx: EffectContext) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from oracle.cards import Card
 from oracle.model import Family, Stones
+from oracle.options import option
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
 from oracle.reference.effects.steps import ChooseOptions, Do, gain_points_per, gain_stones, recovers_itself
@@ -45,9 +46,9 @@ def _fireblast_recovers(table: Table, owner: int) -> bool:
 instant("art-fire-04", Effect((gain_points_per(1, lambda ctx: ctx.count_in_area(Family.FIRE) // 2),), rule="SUM-5"))
 permanent("art-fire-04", Permanent(recover_when=_fireblast_recovers, rule="RUL-4"))
 
-LOSE_BLUE = "lose_blue_stone"
-LOSE_RED = "lose_three_red_stones"
-LOSE_POINTS = "lose_two_points"
+LOSE_BLUE = option("art-fire-05", "lose_blue_stone")
+LOSE_RED = option("art-fire-05", "lose_three_red_stones")
+LOSE_POINTS = option("art-fire-05", "lose_two_points")
 HEPHAESTUS_REWARDS: dict[str, tuple[Stones, int]] = {
     LOSE_BLUE: (Stones(blue=1), 0),
     LOSE_RED: (Stones(red=3), 0),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from oracle.model import Color, Family, Stones
+from oracle.options import option
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
@@ -92,9 +93,9 @@ permanent("base-earth-04", Permanent(on_summon=_gargoyle, rule="RUL-1"))
 
 # base-earth-05 Basilisk: ⌛ choose: lose 0 & 1 red / lose 1 & 1 blue / lose 2 & 1 purple; prices need points (RUL-14).
 active("base-earth-05", choose_a_trade("Basilisk: choose a pairing", {
-    "lose_0_gain_red": Trade(give_points=0, get_stones=Stones(red=1)),
-    "lose_1_gain_blue": Trade(give_points=1, get_stones=Stones(blue=1)),
-    "lose_2_gain_purple": Trade(give_points=2, get_stones=Stones(purple=1)),
+    option("base-earth-05", "lose_0_gain_red"): Trade(give_points=0, get_stones=Stones(red=1)),
+    option("base-earth-05", "lose_1_gain_blue"): Trade(give_points=1, get_stones=Stones(blue=1)),
+    option("base-earth-05", "lose_2_gain_purple"): Trade(give_points=2, get_stones=Stones(purple=1)),
 }, rule="RUL-14"))
 
 # base-earth-06 Troll: ⌛ 3 points if you hold at least one purple stone.

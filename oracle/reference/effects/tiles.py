@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from oracle.cards import Card
 from oracle.model import Family, Stones
+from oracle.options import option
 from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
@@ -69,17 +70,18 @@ def _incense_available(table: Table, owner: int) -> list[str]:
     card left in the draw or discard pile."""
     options = []
     if _can_buy_area(table, owner) and can_pay(table, owner, AREA_PRICE):
-        options.append("buy_area")
+        options.append(option("tile-incense-burner", "buy_area"))
     if _cards_to_shelter_from_draw(table):
-        options.append("shelter_top_2")
+        options.append(option("tile-incense-burner", "shelter_top_2"))
     return options
 
 
 tile("tile-incense-burner", Tile(TileAbility.ACTION, Effect((
     ChooseOptions(OPTIONS, "Incense Burner: buy an Additional Area for 3, or shelter the top 2 cards of the draw pile",
                   lambda ctx: _incense_available(ctx.table, ctx.owner)),
-    PayPrice(AREA_PRICE, "Incense Burner: pay 3 for an Additional Area", _buy_area, when=chose(OPTIONS, "buy_area")),
-    ShelterFromDrawPile(2, when=chose(OPTIONS, "shelter_top_2")),
+    PayPrice(AREA_PRICE, "Incense Burner: pay 3 for an Additional Area", _buy_area,
+             when=chose(OPTIONS, option("tile-incense-burner", "buy_area"))),
+    ShelterFromDrawPile(2, when=chose(OPTIONS, option("tile-incense-burner", "shelter_top_2"))),
 ), can_resolve=lambda table, owner, tile_id: bool(_incense_available(table, owner)), rule="RUL-9"), rule="RUL-9"))
 
 
@@ -106,18 +108,19 @@ tile("tile-monkey-king-s-staff", Tile(TileAbility.ACTION, Effect((
 
 def _piper_options(ctx: EffectContext) -> list[str]:
     """ART-14: retrieving is offered only with cards in the holder's own shelter."""
-    return ["draw", "retrieve_all"] if _shelter(ctx) else ["draw"]
+    draw, retrieve_all = option("tile-pied-piper-s-pipe", "draw"), option("tile-pied-piper-s-pipe", "retrieve_all")
+    return [draw, retrieve_all] if _shelter(ctx) else [draw]
 
 
 def _retrieve_all(ctx: EffectContext) -> None:
-    if ctx.chosen(OPTIONS) == "retrieve_all":
+    if ctx.chosen(OPTIONS) == option("tile-pied-piper-s-pipe", "retrieve_all"):
         for card_id in sorted(_shelter(ctx)):
             ctx.table.retrieve(ctx.owner, card_id, ctx.source_id)
 
 
 tile("tile-pied-piper-s-pipe", Tile(TileAbility.INSTANT, Effect((
     ChooseOptions(OPTIONS, "Pied Piper's Pipe: draw 1 card, or retrieve all your sheltered cards", _piper_options),
-    Draw(when=chose(OPTIONS, "draw")),
+    Draw(when=chose(OPTIONS, option("tile-pied-piper-s-pipe", "draw"))),
     Do(_retrieve_all),
 ), rule="ART-14"), rule="ART-14"))
 
@@ -160,9 +163,9 @@ tile("tile-seven-league-boots", Tile(TileAbility.INSTANT, Effect((
 def _fleece_options(ctx: EffectContext) -> list[str]:
     options = []
     if _cards_to_shelter_from_draw(ctx.table):
-        options.append("shelter_top")
+        options.append(option("tile-golden-fleece", "shelter_top"))
     if _shelter(ctx):
-        options.append("retrieve")
+        options.append(option("tile-golden-fleece", "retrieve"))
     return options
 
 
@@ -186,8 +189,9 @@ tile("tile-golden-fleece", Tile(TileAbility.ACTION, Effect((
     gain_stones(Stones(red=2)),
     ChooseOptions(OPTIONS, "Golden Fleece: shelter the top card of the draw pile, or retrieve 1 sheltered card",
                   _fleece_options),
-    ShelterFromDrawPile(1, when=chose(OPTIONS, "shelter_top")),
-    ChooseCards(RETRIEVE, "Golden Fleece: retrieve 1 of your sheltered cards", _own_shelter_if("retrieve")),
+    ShelterFromDrawPile(1, when=chose(OPTIONS, option("tile-golden-fleece", "shelter_top"))),
+    ChooseCards(RETRIEVE, "Golden Fleece: retrieve 1 of your sheltered cards",
+                _own_shelter_if(option("tile-golden-fleece", "retrieve"))),
     Do(_retrieve_chosen),
 ))))
 
@@ -213,14 +217,15 @@ def _cap_options(ctx: EffectContext) -> list[str]:
     """EFF-2: the exchange happens only if a card was sheltered; the free area only below two (ART-8)."""
     if not ctx.note(SHELTER):
         return []
-    return ["buy_area", "purple"] if _can_buy_area(ctx.table, ctx.owner) else ["purple"]
+    buy_area, purple = option("tile-cap-of-hades", "buy_area"), option("tile-cap-of-hades", "purple")
+    return [buy_area, purple] if _can_buy_area(ctx.table, ctx.owner) else [purple]
 
 
 def _cap_reward(ctx: EffectContext) -> None:
     choice = ctx.chosen(OPTIONS)
-    if choice == "buy_area":
+    if choice == option("tile-cap-of-hades", "buy_area"):
         _buy_area(ctx)
-    elif choice == "purple":
+    elif choice == option("tile-cap-of-hades", "purple"):
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
@@ -247,12 +252,12 @@ def _gem_options(ctx: EffectContext) -> list[str]:
     sold = ctx.note(SOLD)
     if ctx.table.stones(ctx.owner).red < 1 or sold not in ctx.table.state.discard_pile:
         return []
-    return ["pay_red", "decline"]
+    return [option("tile-gem-of-kukulkan", "pay_red"), option("tile-gem-of-kukulkan", "decline")]
 
 
 def _gem_take_back(ctx: EffectContext) -> None:
     sold = ctx.note(SOLD)
-    if ctx.chosen(OPTIONS) == "pay_red" and sold is not None:
+    if ctx.chosen(OPTIONS) == option("tile-gem-of-kukulkan", "pay_red") and sold is not None:
         ctx.table.pay_stones(ctx.owner, Stones(red=1), purpose="Gem of Kukulkan")
         ctx.table.take_from_discard_pile(ctx.owner, sold, ctx.source_id)
 
@@ -294,6 +299,9 @@ tile("tile-imperial-seal", Tile(TileAbility.ACTION, Effect((
 # ---------------------------------------------------------------- Philosopher's Stone (advanced, instant)
 
 
+PHILOSOPHER = "tile-philosopher-s-stone"
+
+
 class _PhilosopherChoice:
     """Retrieve 1 and/or discard 1 for a purple stone: one or both parts, both only with 2 sheltered cards."""
 
@@ -304,7 +312,9 @@ class _PhilosopherChoice:
         return DecisionSpec(
             DecisionKind.CHOOSE_OPTIONS, ctx.owner,
             "Philosopher's Stone: retrieve 1 sheltered card and/or discard 1 from your shelter for 1 purple stone",
-            source=ctx.source_id, options=("retrieve", "discard_for_purple"), min=1, max=min(2, sheltered),
+            source=ctx.source_id,
+            options=(option(PHILOSOPHER, "retrieve"), option(PHILOSOPHER, "discard_for_purple")),
+            min=1, max=min(2, sheltered),
         )
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
@@ -321,10 +331,11 @@ def _discard_for_purple(ctx: EffectContext) -> None:
 
 tile("tile-philosopher-s-stone", Tile(TileAbility.INSTANT, Effect((
     _PhilosopherChoice(),
-    ChooseCards(RETRIEVE, "Philosopher's Stone: retrieve 1 of your sheltered cards", _own_shelter_if("retrieve")),
+    ChooseCards(RETRIEVE, "Philosopher's Stone: retrieve 1 of your sheltered cards",
+                _own_shelter_if(option("tile-philosopher-s-stone", "retrieve"))),
     Do(_retrieve_chosen),
     ChooseCards(DISCARD, "Philosopher's Stone: discard 1 card from your shelter for 1 purple stone",
-                _own_shelter_if("discard_for_purple")),
+                _own_shelter_if(option("tile-philosopher-s-stone", "discard_for_purple"))),
     Do(_discard_for_purple),
 ), rule="ART-7"), rule="ART-7"))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from oracle.cards import Card
 from oracle.model import Color, Family, Stones
+from oracle.options import option
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
@@ -59,8 +60,8 @@ permanent("base-water-06", Permanent(swap_blue_purple=True, rule="RUL-16"))
 
 # base-water-07 Snail Maiden: ⌛ choose one: 1 blue -> 1 purple, or 1 purple -> 3 blue; only possible ones (EFF-1).
 active("base-water-07", choose_a_trade("Snail Maiden: choose a stone exchange", {
-    "blue_for_purple": Trade(give_stones=Stones(blue=1), get_stones=Stones(purple=1)),
-    "purple_for_three_blue": Trade(give_stones=Stones(purple=1), get_stones=Stones(blue=3)),
+    option("base-water-07", "blue_for_purple"): Trade(give_stones=Stones(blue=1), get_stones=Stones(purple=1)),
+    option("base-water-07", "purple_for_three_blue"): Trade(give_stones=Stones(purple=1), get_stones=Stones(blue=3)),
 }, rule="EFF-1"))
 
 # base-water-08 Undine Queen: ⌛ gain 1 blue stone.
@@ -74,10 +75,10 @@ def _blue_worth(ctx: EffectContext) -> int:
 # base-water-09 Yuki Onna Exalted: ⚡ points equal to the value in force of your blue stones, kept (RUL-16).
 instant("base-water-09", Effect((gain_points_per(1, _blue_worth),), rule="RUL-16"))
 
-HYDRA_PURPLE = "gain_purple"
-HYDRA_DRAW = "draw"
-HYDRA_BLUE = "gain_two_blue"
-HYDRA_POINTS = "gain_four_points"
+HYDRA_PURPLE = option("base-water-10", "gain_purple")
+HYDRA_DRAW = option("base-water-10", "draw")
+HYDRA_BLUE = option("base-water-10", "gain_two_blue")
+HYDRA_POINTS = option("base-water-10", "gain_four_points")
 HYDRA_STONES: dict[str, Stones] = {HYDRA_PURPLE: Stones(purple=1), HYDRA_BLUE: Stones(blue=2)}
 
 
