@@ -42,7 +42,8 @@ def _stones_field(action: JSON, key: str) -> Stones | Rejection:
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"'{key}' must be an object of stone counts")
     try:
         return Stones.from_json(value)
-    except ValueError as exc:
+    # A stone count that is not a whole number from 0: tests/test_reference_plumbing.py.
+    except ValueError as exc:  # pragma: no cover - the scenario schema cannot write it
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"'{key}': {exc}")
 
 
@@ -57,10 +58,12 @@ def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection 
     """Why ``action`` does not legally answer the pending decision ``spec``; None if it does."""
     if spec is None:
         return _reject(RejectionCode.GAME_OVER, "DEC-3", "the game is over")
-    if not isinstance(action, dict):
+    # An action that is not an object: tests/test_reference_plumbing.py.
+    if not isinstance(action, dict):  # pragma: no cover - the scenario schema cannot write it
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", "an action must be a JSON object")
     action_type = ACTION_TYPES.get(action.get("type"))  # type: ignore[arg-type]
-    if action_type is None:
+    # An action type the protocol does not know: tests/test_reference_plumbing.py.
+    if action_type is None:  # pragma: no cover - the scenario schema cannot write it
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"unknown action type {action.get('type')!r}")
     player = action.get("player")
     if player != spec.player or isinstance(player, bool):

@@ -37,7 +37,8 @@ class ReferenceEngine:
 
     # ------------------------------------------------------------------ lifecycle
 
-    def new_game(self, setup: JSON) -> list[JSON]:
+    # Scenarios always load a position; new_game is checked by the setup suite and tests/test_reference_plumbing.py.
+    def new_game(self, setup: JSON) -> list[JSON]:  # pragma: no cover - scenarios start from snapshots
         """SETUP-1..3: seat the players, give starting points 1..4 from the first player, lay the deck."""
         try:
             parsed = parse_setup(setup)
@@ -99,12 +100,14 @@ class ReferenceEngine:
 
     # ------------------------------------------------------------------ helpers
 
+    # Tests, fixtures and invariants read the state in process, the protocol never: tests/test_reference_plumbing.py.
     @property
-    def state(self) -> GameState:
+    def state(self) -> GameState:  # pragma: no cover - in-process accessor, not protocol
         return self._require_game().state
 
     def _require_game(self) -> Table:
-        if self.table is None:
+        # A caller that never started a game: tests/test_reference_plumbing.py.
+        if self.table is None:  # pragma: no cover - no game loaded: a caller's error
             raise RuntimeError("no game: call new_game() or load() first")
         return self.table
 

@@ -88,7 +88,8 @@ class PaymentMemo:
         key = (held, values, cost, payment_violation)
         found = self.found.get(key)
         if found is None:
-            if len(self.found) >= self.limit:
+            # Cleared only after 20,000 different questions, a cache detail: tests/test_reference_plumbing.py.
+            if len(self.found) >= self.limit:  # pragma: no cover - memo eviction, no rule decides it
                 self.found.clear()
             found = tuple(p for p in held.sub_collections() if payment_violation(held, p, values, cost) is None)
             self.found[key] = found

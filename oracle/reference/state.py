@@ -135,8 +135,9 @@ class Frame:
             "memo": {note.name: note.to_json(value) for note, value in self.memo.items()},
         }
 
+    # Read back only from the reference's own export, never from a scenario: tests/test_reference_plumbing.py.
     @staticmethod
-    def from_json(data: JSON) -> Frame:
+    def from_json(data: JSON) -> Frame:  # pragma: no cover - own bookkeeping
         effect = data.get("effect", "")
         memo = {NOTES[name]: NOTES[name].from_json(value) for name, value in dict(data.get("memo", {})).items()}
         return Frame(

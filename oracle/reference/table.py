@@ -64,7 +64,8 @@ class Table:
         twin.remembered = None
         return twin
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Table:
+    # The harness copies an engine in the random-game suites, never in a scenario: tests/test_reference_plumbing.py.
+    def __deepcopy__(self, memo: dict[int, object]) -> Table:  # pragma: no cover - harness copies, random-game suites
         """Copies share the immutable card catalogue; only the state and events are copied."""
         return self._twin(copy.deepcopy(self.events, memo))
 
