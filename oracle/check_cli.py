@@ -10,6 +10,7 @@ when the run did not finish.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Annotated
 import typer
 
 from oracle.check import SUITES, CheckOptions, PlanContext, Unit, load_suites, plan_suites
+from oracle.check_progress import CheckProgress
 from oracle.exits import EXIT_BAD_INPUT, bad_input
 from oracle.harness import DEFAULT_IMPL
 from oracle.reports.common import RunInfo, exit_code, failing, verdict
@@ -315,7 +317,11 @@ def check_command(
              f"suites: {', '.join(ran)}, "
              f"{sum(len(u.wanted) for u in units)} checks")
         collected = Collected(expected, max_failures, fail_on_unsupported)
-        status = supervisor.run(units, collected.add, time_budget)
+        progress = CheckProgress(sum(len(u.wanted) for u in units), sys.stderr)
+        try:
+            status = supervisor.run(units, progress.wrap(collected.add), time_budget)
+        finally:
+            progress.close()
     finally:
         supervisor.close()
 
