@@ -10,7 +10,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,9 +22,10 @@ from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult
 from oracle.supervise.supervisor import EngineRefused, Supervisor
 from vale_invariants.catalog import ALL_NAMES
-from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
-from vale_invariants.game import Stats
-from vale_invariants.suite import fuzz_unit
+
+if TYPE_CHECKING:
+    from vale_invariants.fuzz import FuzzReport
+    from vale_invariants.game import Stats
 
 DEFAULT_GAMES = 50
 _bad = bad_input
@@ -133,6 +134,10 @@ def fuzz_command(
         help="show a progress line on stderr (default: when stderr is a terminal)")] = None,
 ) -> None:
     """Fuzz an engine: random games with invariants checked after every step, in lock-step with the reference."""
+    # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
+    from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
+    from vale_invariants.suite import fuzz_unit
+
     if games is not None and games < 1:
         raise _bad("--games must be 1 or more")
     if time_budget is not None and time_budget <= 0:
