@@ -10,6 +10,7 @@ when the run did not finish.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Annotated
 import typer
 
 from oracle.check import SUITES, CheckOptions, PlanContext, Unit, load_suites, plan_suites
+from oracle.check_progress import CheckProgress
 from oracle.exits import EXIT_BAD_INPUT, bad_input
 from oracle.harness import DEFAULT_IMPL, Handshake
 from oracle.reports.common import RunInfo, exit_code, failing, verdict
@@ -29,6 +31,11 @@ from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, l
 from oracle.supervise.supervisor import EngineRefused, RunStatus, Supervisor
 
 Echo = Callable[[str], None]
+
+
+def default_jobs() -> int:
+    """The workers a run uses unless told: one per core."""
+    return os.cpu_count() or 1
 
 
 def split_values(values: list[str] | None) -> tuple[str, ...]:
@@ -169,44 +176,55 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
 
 
 def check_command(
-    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
-    games: Annotated[int, typer.Option(help="random games per player count and mode")] = 2,
-    seed: Annotated[int, typer.Option(help="first seed")] = 1,
-    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call (more than 0)")] = 5.0,
-    suite: Annotated[list[str] | None, typer.Option(
+    impl: Annotated[str, typer.Option(metavar="ENGINE",
+        help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    games: Annotated[int, typer.Option(metavar="N", help="random games per player count and mode")] = 2,
+    seed: Annotated[int, typer.Option(metavar="N", help="first seed")] = 1,
+    timeout: Annotated[float, typer.Option(metavar="SECONDS",
+        help="seconds allowed for each engine call (more than 0)")] = 5.0,
+    suite: Annotated[list[str] | None, typer.Option(metavar="SUITE",
         help="run only these suites (repeatable): setup, random-play, roundtrip, scenarios, z3, invariants")] = None,
-    select: Annotated[list[str] | None, typer.Option(
+    select: Annotated[list[str] | None, typer.Option(metavar="GLOB",
         help="run only checks whose id matches (a glob such as 'PAY-*'; repeatable)")] = None,
-    rule: Annotated[list[str] | None, typer.Option(help="run only checks of this rule id (repeatable)")] = None,
-    card: Annotated[list[str] | None, typer.Option(
+    rule: Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
+        help="run only checks of this rule id (repeatable)")] = None,
+    card: Annotated[list[str] | None, typer.Option(metavar="CARD",
         help="run only checks pinning this card, by name or id (repeatable)")] = None,
-    expectations: Annotated[Path | None, typer.Option(
+    expectations: Annotated[Path | None, typer.Option(metavar="FILE",
         help="TOML file of known failures: expected_failure tables with a check id and a reason")] = None,
-    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here ('-': standard output, "
+    report_json: Annotated[Path | None, typer.Option(metavar="FILE",
+        help="write the JSON report here ('-': standard output, "
                                                      "with the summary on standard error)")] = None,
-    junit_xml: Annotated[Path | None, typer.Option(help="write a JUnit XML report here")] = None,
-    markdown: Annotated[Path | None, typer.Option(help="write a Markdown summary here (replacing the file)")] = None,
-    markdown_append: Annotated[Path | None, typer.Option(
+    junit_xml: Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUnit XML report here")] = None,
+    markdown: Annotated[Path | None, typer.Option(metavar="FILE",
+        help="write a Markdown summary here (replacing the file)")] = None,
+    markdown_append: Annotated[Path | None, typer.Option(metavar="FILE",
         help="append a Markdown summary to this file (for $GITHUB_STEP_SUMMARY)")] = None,
-    scenarios: Annotated[Path | None, typer.Option(
+    scenarios: Annotated[Path | None, typer.Option(metavar="DIR",
         help="scenarios directory (default: the bundled suite)")] = None,
-    scenario_timeout: Annotated[float, typer.Option(help="wall-clock seconds allowed for each scenario")] = 10.0,
-    z3_budget: Annotated[float, typer.Option(help="wall-clock seconds allowed for each Z3 row")] = 20.0,
-    fuzz_budget: Annotated[float, typer.Option(
+    scenario_timeout: Annotated[float, typer.Option(metavar="SECONDS",
+        help="wall-clock seconds allowed for each scenario")] = 10.0,
+    z3_budget: Annotated[float, typer.Option(metavar="SECONDS",
+        help="wall-clock seconds allowed for each Z3 row")] = 20.0,
+    fuzz_budget: Annotated[float, typer.Option(metavar="SECONDS",
         help="wall-clock seconds for the invariants suite's fuzz run; checks it cuts short are incomplete")] = 60.0,
-    unit_timeout: Annotated[float, typer.Option(
+    unit_timeout: Annotated[float, typer.Option(metavar="SECONDS",
         help="wall-clock seconds allowed for each whole game (random-play, roundtrip)")] = 120.0,
-    time_budget: Annotated[float | None, typer.Option(
+    time_budget: Annotated[float | None, typer.Option(metavar="SECONDS",
         help="stop the whole run after this many seconds, with a partial report marked incomplete")] = None,
-    max_failures: Annotated[int | None, typer.Option(
+    max_failures: Annotated[int | None, typer.Option(metavar="N",
         help="stop the run after this many failing checks, with a partial report marked incomplete")] = None,
-    fail_on_unsupported: Annotated[bool, typer.Option(
+    fail_on_unsupported: Annotated[bool, typer.Option(metavar="",
         help="count unsupported checks as failures")] = False,
-    jobs: Annotated[int, typer.Option(help="worker processes running checks at once")] = 1,
-    save_failures: Annotated[Path | None, typer.Option(
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N",
+        help="worker processes running units at once (default: the number of cores; with a cmd: engine, "
+             "N engine processes run at once)")] = None,
+    save_failures: Annotated[Path | None, typer.Option(metavar="DIR",
         help="write each counterexample found by the z3 and invariants suites as a scenario file here")] = None,
-    z3_full: Annotated[bool, typer.Option(help="check the whole bounded Z3 domain instead of a sample")] = False,
-    validate_protocol: Annotated[bool, typer.Option(
+    z3_full: Annotated[bool, typer.Option(metavar="",
+        help="check the whole bounded Z3 domain instead of a sample")] = False,
+    validate_protocol: Annotated[bool, typer.Option(metavar="",
         help="validate every message a cmd: engine sends against the wire JSON Schemas (slow)")] = False,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
@@ -224,6 +242,8 @@ def check_command(
             raise bad_input(f"{name} must be more than 0 seconds, got {value:g}")
     if games < 0:
         raise bad_input("--games must be 0 or more")
+    if jobs is None:
+        jobs = default_jobs()
     if jobs < 1:
         raise bad_input("--jobs must be 1 or more")
     if time_budget is not None and not time_budget > 0:
@@ -306,7 +326,11 @@ def check_command(
              f"suites: {', '.join(ran)}, "
              f"{sum(len(u.wanted) for u in units)} checks")
         collected = Collected(expected, max_failures, fail_on_unsupported)
-        status = supervisor.run(units, collected.add, time_budget)
+        progress = CheckProgress(sum(len(u.wanted) for u in units), sys.stderr)
+        try:
+            status = supervisor.run(units, progress.wrap(collected.add), time_budget)
+        finally:
+            progress.close()
     finally:
         supervisor.close()
 

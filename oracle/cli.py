@@ -29,6 +29,7 @@ from vale_invariants.cli import fuzz_command
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help="Vale Oracle: check any implementation of The Vale of Eternity against the rules.",
 )
 

@@ -10,7 +10,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,9 +24,10 @@ from oracle.results import CheckResult
 from oracle.rules import rules
 from oracle.supervise.supervisor import Supervisor
 from vale_invariants.catalog import ALL_NAMES
-from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
-from vale_invariants.game import Stats
-from vale_invariants.suite import fuzz_unit
+
+if TYPE_CHECKING:
+    from vale_invariants.fuzz import FuzzReport
+    from vale_invariants.game import Stats
 
 DEFAULT_GAMES = 50
 _bad = bad_input
@@ -88,43 +89,68 @@ class _Progress:
             sys.stderr.flush()
 
 
+def _renamed(option: str, value: str | None, old_option: str, old_value: str | None, default: str) -> str:
+    """The value of a renamed option, accepting its old spelling with a deprecation note (not both at once)."""
+    if old_value is None:
+        return value if value is not None else default
+    if value is not None:
+        raise _bad(f"{old_option} is the old spelling of {option}: give only {option}")
+    typer.echo(f"note: {old_option} is deprecated, use {option} (it was too easy to confuse --mode and --modes)",
+               err=True)
+    return old_value
+
+
 def fuzz_command(
-    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
-    games: Annotated[int | None, typer.Option(
+    impl: Annotated[str, typer.Option(metavar="ENGINE",
+        help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    games: Annotated[int | None, typer.Option(metavar="N",
         help=f"games to play (default {DEFAULT_GAMES} unless --time is given)")] = None,
-    time_budget: Annotated[float | None, typer.Option("--time", help="seconds to fuzz for")] = None,
-    seed: Annotated[int, typer.Option(help="seed of the whole run (same seed, same games)")] = 0,
-    players: Annotated[str, typer.Option(help="player counts: 2-4, 3 or 2,4")] = "2-4",
-    save_failures: Annotated[Path | None, typer.Option(
+    time_budget: Annotated[float | None, typer.Option("--time", metavar="SECONDS", help="seconds to fuzz for")] = None,
+    seed: Annotated[int, typer.Option(metavar="N", help="seed of the whole run (same seed, same games)")] = 0,
+    players: Annotated[str, typer.Option(metavar="COUNTS", help="player counts: 2-4, 3 or 2,4")] = "2-4",
+    save_failures: Annotated[Path | None, typer.Option(metavar="DIR",
         help="write each shrunk failure as a scenario file into this directory")] = None,
-    mode: Annotated[str, typer.Option(help="both, invariants or lockstep (against the reference)")] = "both",
-    invariant: Annotated[list[str] | None, typer.Option(
+    check: Annotated[str | None, typer.Option(
+        "--check", metavar="WHAT",
+        help="what to check: both, invariants or lockstep (against the reference) [default: both]")] = None,
+    old_check: Annotated[str | None, typer.Option("--mode", hidden=True, help="deprecated: --check")] = None,
+    invariant: Annotated[list[str] | None, typer.Option(metavar="NAME",
         help="check only these invariants (repeatable; default all)")] = None,
-    modes: Annotated[str, typer.Option(
-        help="game modes to play, as the engine declares them: base, expansion, artifacts (comma-separated)")]
-    = "base,expansion,artifacts",
-    positions: Annotated[bool, typer.Option(
+    game_modes: Annotated[str | None, typer.Option(
+        "--game-modes", metavar="MODES",
+        help="game modes to play, as the engine declares them: base, expansion, artifacts (comma-separated) "
+             "[default: all three]")] = None,
+    old_game_modes: Annotated[str | None, typer.Option("--modes", hidden=True, help="deprecated: --game-modes")]
+    = None,
+    positions: Annotated[bool, typer.Option(metavar="",
         help="also start games from random mid-game positions (needs the 'load' capability)")] = True,
-    shrink_time: Annotated[float, typer.Option(help="seconds allowed to shrink each failure (0: do not shrink)")]
+    shrink_time: Annotated[float, typer.Option(metavar="SECONDS",
+        help="seconds allowed to shrink each failure (0: do not shrink)")]
     = 20.0,
-    max_failures: Annotated[int, typer.Option(help="stop after this many failures")] = 5,
-    set_aside: Annotated[list[str] | None, typer.Option(
+    max_failures: Annotated[int, typer.Option(metavar="N", help="stop after this many failures")] = 5,
+    set_aside: Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
         help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
              "re-synchronised from the engine's export, and the comparison goes on")] = None,
-    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
-    report_json: Annotated[Path | None, typer.Option(help="write the JSON report here")] = None,
-    junit_xml: Annotated[Path | None, typer.Option(help="write a JUnit XML report here")] = None,
-    markdown: Annotated[Path | None, typer.Option(help="write a Markdown summary here")] = None,
-    progress: Annotated[bool | None, typer.Option(
+    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="seconds allowed for each engine call")] = 5.0,
+    report_json: Annotated[Path | None, typer.Option(metavar="FILE", help="write the JSON report here")] = None,
+    junit_xml: Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUnit XML report here")] = None,
+    markdown: Annotated[Path | None, typer.Option(metavar="FILE", help="write a Markdown summary here")] = None,
+    progress: Annotated[bool | None, typer.Option(metavar="",
         help="show a progress line on stderr (default: when stderr is a terminal)")] = None,
 ) -> None:
     """Fuzz an engine: random games with invariants checked after every step, in lock-step with the reference."""
+    # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
+    from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
+    from vale_invariants.suite import fuzz_unit
+
     if games is not None and games < 1:
         raise _bad("--games must be 1 or more")
     if time_budget is not None and time_budget <= 0:
         raise _bad("--time must be more than 0 seconds")
+    mode = _renamed("--check", check, "--mode", old_check, "both")
+    modes = _renamed("--game-modes", game_modes, "--modes", old_game_modes, ",".join(ALL_MODES))
     if mode not in MODES:
-        raise _bad(f"--mode {mode!r}: expected one of {', '.join(MODES)}")
+        raise _bad(f"--check {mode!r}: expected one of {', '.join(MODES)}")
     if max_failures < 1:
         raise _bad("--max-failures must be 1 or more")
     if shrink_time < 0:
@@ -133,9 +159,9 @@ def fuzz_command(
         player_counts = parse_players(players)
     except ValueError as exc:
         raise _bad(str(exc)) from None
-    game_modes = tuple(m.strip() for m in modes.split(",") if m.strip())
-    if not game_modes or any(m not in ALL_MODES for m in game_modes):
-        raise _bad(f"--modes {modes!r}: expected a comma-separated list of {', '.join(ALL_MODES)}")
+    played_modes = tuple(m.strip() for m in modes.split(",") if m.strip())
+    if not played_modes or any(m not in ALL_MODES for m in played_modes):
+        raise _bad(f"--game-modes {modes!r}: expected a comma-separated list of {', '.join(ALL_MODES)}")
     chosen = tuple(invariant or ()) or ALL_NAMES
     unknown = [n for n in chosen if n not in ALL_NAMES]
     if unknown:
@@ -148,7 +174,7 @@ def fuzz_command(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
         shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, save_failures=save_failures,
-        positions=positions, modes=game_modes, set_aside=tuple(set_aside or ()),
+        positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
     budget = f"{config.games} games" if config.games is not None else ""
     if config.seconds is not None:
@@ -159,7 +185,7 @@ def fuzz_command(
         handshake = start_engine(supervisor)
         typer.echo(f"oracle fuzz: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
                    f"mode {mode}, {budget}, seed {seed}, players {','.join(map(str, player_counts))}, "
-                   f"games {','.join(game_modes)}")
+                   f"games {','.join(played_modes)}")
         started_at = datetime.now(UTC)
         started = time.perf_counter()
         unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce())

@@ -109,14 +109,14 @@ class FuzzReport:
         config = self.config
         players = ",".join(str(p) for p in config.players)
         budget = f"--games {config.games}" if config.games is not None else f"--time {config.seconds:g}"
-        extra = f" --modes {','.join(config.modes)}" if set(config.modes) != set(ALL_MODES) else ""
+        extra = f" --game-modes {','.join(config.modes)}" if set(config.modes) != set(ALL_MODES) else ""
         if set(config.invariants) != set(ALL_NAMES) and config.mode != "lockstep":
             extra += "".join(f" --invariant {name}" for name in config.invariants)
         if not config.positions:
             extra += " --no-positions"
         extra += "".join(f" --set-aside {rule}" for rule in config.set_aside)
         return (f"oracle fuzz --impl {shlex.quote(self.impl)} {budget} --seed {config.seed} --players {players} "
-                f"--mode {config.mode}{extra}")
+                f"--check {config.mode}{extra}")
 
     def results(self) -> list[CheckResult]:
         """Exactly one result per id of :func:`result_ids`, whatever happened: a check that was cut short by

@@ -1,4 +1,4 @@
-"""``oracle scenarios lint [DIR]`` and ``oracle scenarios show ID``.
+"""``oracle scenarios lint [PATH...]`` and ``oracle scenarios show ID``.
 
 Exit codes: 0 all files valid (lint) or the scenario was shown; 2 an invalid file, an unknown id, or a
 missing directory.
@@ -14,7 +14,8 @@ import typer
 
 from oracle.exits import EXIT_BAD_INPUT
 from oracle.scenarios.describe import scenario_lines
-from oracle.scenarios.loader import default_dir, display_path, load_dir
+from oracle.scenarios.loader import check_file, default_dir, display_path, load_dir
+from oracle.scenarios.model import ScenarioError
 
 app = typer.Typer(
     add_completion=False,
@@ -34,23 +35,42 @@ def _directory(directory: Path | None) -> Path:
 
 @app.command("lint")
 def lint_command(
-    directory: Annotated[Path | None, typer.Argument(help="scenarios directory (default: the repository's)")] = None,
+    paths: Annotated[list[Path] | None, typer.Argument(
+        metavar="PATH", help="scenario files or directories (default: the repository's scenarios)")] = None,
 ) -> None:
-    """Validate every scenario file; print each error as file:line: message."""
-    chosen = _directory(directory)
-    loaded = load_dir(chosen)
-    for error in loaded.errors:
+    """Validate scenario files (single files, or every file below a directory); print each error as
+    file:line: message."""
+    chosen = paths or [_directory(None)]
+    errors: list[ScenarioError] = []
+    files = valid = 0
+    for path in chosen:
+        if path.is_dir():
+            loaded = load_dir(path)
+            errors.extend(loaded.errors)
+            files += loaded.files
+            valid += len(loaded.scenarios)
+        elif path.is_file():
+            scenario, problems = check_file(path)
+            errors.extend(problems)
+            files += 1
+            valid += scenario is not None and not problems
+        else:
+            typer.echo(f"error: {display_path(path)}: no such scenario file or directory", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT)
+    for error in errors:
         typer.echo(str(error))
-    if loaded.errors:
-        typer.echo(f"{len(loaded.errors)} error(s) in {loaded.files} file(s)", err=True)
+    if errors:
+        typer.echo(f"{len(errors)} error(s) in {files} file(s)", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
-    typer.echo(f"{len(loaded.scenarios)} scenario(s) valid in {display_path(chosen)}")
+    where = display_path(chosen[0]) if len(chosen) == 1 else f"{len(chosen)} paths"
+    typer.echo(f"{valid} scenario(s) valid in {where}")
 
 
 @app.command("show")
 def show_command(
     scenario_id: Annotated[str, typer.Argument(metavar="ID", help="the scenario id")],
-    scenarios: Annotated[Path | None, typer.Option(help="scenarios directory (default: the repository's)")] = None,
+    scenarios: Annotated[Path | None, typer.Option(metavar="DIR",
+        help="scenarios directory (default: the repository's)")] = None,
 ) -> None:
     """Print one scenario readably: title, rules with their text, cards, given, and the steps in words."""
     loaded = load_dir(_directory(scenarios))
