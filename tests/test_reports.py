@@ -97,7 +97,7 @@ def test_junit_has_a_suite_per_suite_name_and_typed_elements(tmp_path: Path) -> 
     }
     assert expected_attrs == dict(failure.attrib)
     expected_text = (
-        "outcome: illegal-accepted\nrule: PAY-3\ncard: Salamander\nstep: 2\n"
+        "outcome: illegal-accepted\ncause: 2 of 2, scenarios: PAY-3\nrule: PAY-3\ncard: Salamander\nstep: 2\n"
         "expected: rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3)\nactual: accepted\n"
         f"detail: {FAILED.message}\nreproduce: {REPRO}\n"
     )
