@@ -18,6 +18,7 @@ from oracle.diff import first_difference, value_at
 from oracle.harness import EngineFault, Handshake, Subject
 from oracle.play import MAX_STEPS, GameStuck, choose_action, new_setup
 from oracle.results import CheckResult, Outcome
+from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 
 JSON = dict[str, Any]
 
@@ -165,6 +166,9 @@ def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
         subject.new_game(game.setup())
         rng = random.Random(f"play-{game.seed}")
         while (pending := subject.decision()) is not None:
+            if undrivable_reason(pending):
+                return result(Outcome.UNSUPPORTED, rules=("END-1",), message=undrivable_message(pending),
+                              details=undrivable_details(pending))
             if step >= MAX_STEPS:
                 return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
                               actual=f"still going, stalled at {where_stalled(subject, pending)}",
@@ -214,6 +218,9 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
             pending = subject.decision()
             if pending is None:
                 break
+            if undrivable_reason(pending):
+                return result(Outcome.UNSUPPORTED, rules=("PROTO-1",), message=undrivable_message(pending),
+                              details=undrivable_details(pending))
             if step >= MAX_STEPS:
                 return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
                               actual=f"still going, stalled at {where_stalled(subject, pending)}",
@@ -235,6 +242,11 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+def undrivable_details(pending: JSON) -> JSON:
+    """What a check stopped by an undrivable decision reports: the reason and the decision kind."""
+    return {UNDRIVABLE: undrivable_reason(pending), "kind": pending.get("kind")}
 
 
 def canonical(snapshot: JSON) -> JSON:

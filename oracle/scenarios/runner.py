@@ -31,6 +31,7 @@ from oracle.reports.causes import (
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
 from oracle.scenarios.model import JSON, Scenario, Step
+from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 
 SUITE = "scenarios"
 DEFAULT_SCENARIO_TIMEOUT = 10.0
@@ -254,8 +255,15 @@ class _Run:
         if step.events and self.subject is not None and self.subject.handshake.can("events"):
             self.check_events(step.events, events)
 
+    def require_drivable(self, pending: JSON | None) -> None:
+        """A decision the adapter marks ``undrivable`` ends the scenario as unsupported, with the reason."""
+        if pending is not None and undrivable_reason(pending):
+            raise self.stop(Outcome.UNSUPPORTED, message=undrivable_message(pending), where=False,
+                            details={UNDRIVABLE: undrivable_reason(pending), "kind": pending.get("kind")})
+
     def check_legal(self, step: Step) -> None:
         assert self.subject is not None
+        self.require_drivable(self.decision())
         listed: list[JSON] = self.call("legal_actions", self.subject.legal_actions)
         keys = {canonical_action(a) for a in listed}
         shown = "; ".join(describe_action(a) for a in listed[:12]) + ("; …" if len(listed) > 12 else "")
@@ -284,6 +292,7 @@ class _Run:
             raise self.stop(Outcome.FAIL, expected=f"a decision answered by: {scripted}",
                             actual="no pending decision (the game is over)",
                             message=f"the game is over, the scenario scripts {scripted}")
+        self.require_drivable(pending)
         kind = pending.get("kind")
         try:
             answers = {a.value for a in ANSWERS[DecisionKind(kind)]}
@@ -324,6 +333,7 @@ class _Run:
         wanted = f"rejected with {code}" + (f" ({rule})" if rule else "")
         can_export = self.subject.handshake.can("export")
         before = (_canonical(self.export()) if can_export else None, self.decision())
+        self.require_drivable(before[1])
         result: JSON = self.call("apply", self.subject.apply, action)
         if result["accepted"]:
             raise self.stop(Outcome.ILLEGAL_ACCEPTED, expected=wanted, actual="accepted",
