@@ -17,7 +17,9 @@ from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Un
 from oracle.diff import first_difference, value_at
 from oracle.harness import EngineFault, Handshake, Subject
 from oracle.play import MAX_STEPS, GameStuck, choose_action, new_setup
+from oracle.reports.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
 from oracle.results import CheckResult, Outcome
+from oracle.trace_scenario import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
 from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 
 JSON = dict[str, Any]
@@ -156,10 +158,15 @@ def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
     check = unit.checks[0]
     started = time.perf_counter()
     step = 0
+    played: list[JSON] = []
 
     def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
         return [CheckResult("random-play", check.id, check.title, outcome, step=step or None,
                             reproduce=unit.reproduce, duration=time.perf_counter() - started, **kw)]
+
+    def trace(note: str, rules: tuple[str, ...]) -> JSON:
+        doc = random_game_scenario("random-play", game.label, rules, unit.reproduce, game.setup(), played, note)
+        return scenario_details(doc, _save_dir(context))
 
     try:
         subject = context.eut.fresh()
@@ -175,17 +182,23 @@ def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
                               message=f"no end after {MAX_STEPS} decisions")
             step += 1
             action = choose_action(subject, pending, rng)
+            played.append(action)
             applied = subject.apply(action)
             if not applied["accepted"]:
                 rejection = applied["rejection"]
-                return result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
+                rules = (str(rejection.get("rule", "")) or "DEC-2",)
+                return result(Outcome.WRONGLY_REJECTED, rules=rules,
                               expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
-                              message=f"the engine listed {action} as legal, then refused it")
+                              message=f"the engine listed {action} as legal, then refused it",
+                              details={**trace("the engine listed this action as legal, then refused it", rules),
+                                       CAUSE_KEY: listed_then_refused(game, played, rejection).to_json()})
     except EngineFault as fault:
         return [fault_result("random-play", check.id, check.title, fault, step=step or None,
-                             reproduce=unit.reproduce, duration=time.perf_counter() - started)]
+                             reproduce=unit.reproduce, duration=time.perf_counter() - started,
+                             details=trace(f"the engine failed here: {fault}", fault.rules))]
     except GameStuck as stuck:
-        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
+        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
+                      details=trace(f"the game stuck here: {stuck}", ("END-1",)))
     return result(Outcome.PASS, rules=("END-1",), details={"decisions": step})
 
 
@@ -199,9 +212,15 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
     started = time.perf_counter()
     step = 0
 
+    played: list[JSON] = []
+
     def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
         return [CheckResult("roundtrip", check.id, check.title, outcome, step=step, reproduce=unit.reproduce,
                             duration=time.perf_counter() - started, **kw)]
+
+    def trace(note: str, rules: tuple[str, ...]) -> JSON:
+        doc = random_game_scenario("roundtrip", game.label, rules, unit.reproduce, game.setup(), played, note)
+        return scenario_details(doc, _save_dir(context))
 
     try:
         subject = context.eut.fresh()
@@ -213,8 +232,12 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
             twin.load_snapshot(snapshot)
             again = twin.export()
             if again != snapshot:
+                where = first_difference(snapshot, again) or "the snapshot"
+                doc = roundtrip_scenario(game.label, unit.reproduce, canonical(snapshot), where)
+                cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where))
                 return result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
-                              actual=f"first difference at {first_difference(snapshot, again)}")
+                              actual=f"first difference at {where}",
+                              details={**scenario_details(doc, _save_dir(context)), CAUSE_KEY: cause.to_json()})
             pending = subject.decision()
             if pending is None:
                 break
@@ -227,21 +250,42 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
                               message=f"no end after {MAX_STEPS} decisions")
             step += 1
             action = choose_action(subject, pending, rng)
+            played.append(action)
             applied = subject.apply(action)
             if not applied["accepted"]:
                 rejection = applied["rejection"]
-                return result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
+                rules = (str(rejection.get("rule", "")) or "DEC-2",)
+                return result(Outcome.WRONGLY_REJECTED, rules=rules,
                               expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
-                              message=f"the engine listed {action} as legal, then refused it")
+                              message=f"the engine listed {action} as legal, then refused it",
+                              details={**trace("the engine listed this action as legal, then refused it", rules),
+                                       CAUSE_KEY: listed_then_refused(game, played, rejection).to_json()})
     except EngineFault as fault:
         return [fault_result("roundtrip", check.id, check.title, fault, step=step, reproduce=unit.reproduce,
-                             duration=time.perf_counter() - started)]
+                             duration=time.perf_counter() - started,
+                             details=trace(f"the engine failed here: {fault}", fault.rules))]
     except GameStuck as stuck:
-        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
+        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
+                      details=trace(f"the game stuck here: {stuck}", ("END-1",)))
     return result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": step + 1})
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+def _save_dir(context: RunContext) -> str | None:
+    save = context.options.extra.get("save_failures")
+    return str(save) if save else None
+
+
+def listed_then_refused(game: GamePlan, played: list[JSON], rejection: JSON) -> CauseFacts:
+    """An action the engine listed, then refused: if the reference rejects it too the engine lists an illegal
+    action (accepted where the reference rejects); otherwise it refuses a legal one."""
+    action = played[-1]
+    reference = reference_rejection(game.setup(), played[:-1], action)
+    if reference is not None:
+        return accepted_illegal(action, str(reference.get("code", "")))
+    return rejected_legal(action, str(rejection.get("code", "")))
 
 
 def undrivable_details(pending: JSON) -> JSON:
