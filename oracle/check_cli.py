@@ -132,6 +132,10 @@ class Collected:
         return [r for index in sorted(self.by_unit) for r in self.by_unit[index]]
 
 
+NOTES_SHOWN = 10
+"""How many notes the console lists (the reports list them all)."""
+
+
 def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
     """The causes first (most checks first, each with its members and smallest reproduction), then each failing
     check, then the counts: checks, how many ran, unsupported (with their reasons), notes, and the verdict."""
@@ -157,8 +161,10 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         if result.reproduce:
             echo(f"{'':17}reproduce: {result.reproduce}")
     noted = [(r, n) for r in results for n in notes_of(r)]
-    for result, note in noted:
+    for result, note in noted[:NOTES_SHOWN]:
         echo(f"{'NOTE':16} {result.id}: {note}")
+    if len(noted) > NOTES_SHOWN:
+        echo(f"{'NOTE':16} and {len(noted) - NOTES_SHOWN} more (every report lists them)")
     unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in results)
     undrivable = [r for r in results if r.outcome is Outcome.UNSUPPORTED and r.details.get("undrivable")]
     for result in undrivable:
