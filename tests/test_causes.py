@@ -219,3 +219,40 @@ def test_coverage_shows_unsupported_apart(tmp_path: Path) -> None:
     _, _, report = check(tmp_path, "--impl", "vale_fixtures.undrivable_options", "--suite", "scenarios",
                          "--select", "CARD-Hydra-two-different-options")
     assert {"ran": 0, "passed": 0, "unsupported": 1} == report["coverage"]["rules"]["RUL-6"]
+
+
+# ---------------------------------------------------------------------------------------------- HTML
+
+
+def _html_report(results: list[CheckResult], drop: str = "") -> Any:
+    from datetime import UTC, datetime
+
+    from oracle.reports import RunInfo, build_report
+    from oracle.reports.html.load import parse_report
+
+    run = RunInfo(engine="e", engine_version="1", impl="tests.engine", suites=("scenarios",),
+                  started=datetime(2024, 5, 1, tzinfo=UTC))
+    data = {k: v for k, v in build_report(results, run).items() if k != drop}
+    return parse_report(data, Path("r.json"))
+
+
+COVERED = [CheckResult("scenarios", "a", "", Outcome.PASS, rules=("PAY-3",)),
+           CheckResult("scenarios", "b", "", Outcome.FAIL, rules=("PAY-3",)),
+           CheckResult("scenarios", "c", "", Outcome.UNSUPPORTED, rules=("PAY-3",))]
+
+
+@pytest.mark.parametrize("drop", ["", "coverage"])
+def test_the_html_reads_the_coverage_or_works_it_out_from_older_reports(drop: str) -> None:
+    from oracle.reports.html.load import Coverage
+
+    assert Coverage(ran=2, passed=1, unsupported=1) == _html_report(COVERED, drop).rule_coverage["PAY-3"]
+
+
+def test_the_html_pages_show_the_coverage() -> None:
+    from oracle.reports.html.site import render_site
+
+    one = render_site([_html_report(COVERED)])["index.html"]
+    both = render_site([_html_report(COVERED), _html_report(COVERED[:1])])["index.html"]
+    assert '<section id="coverage">' in one
+    assert "<td>PAY-3</td><td class=\"num\">2</td><td class=\"num\">1</td><td class=\"num\">1</td>" in one
+    assert "<th>rules exercised</th>" in both
