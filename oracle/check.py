@@ -207,6 +207,15 @@ def align(unit: Unit, results: Iterable[CheckResult]) -> list[CheckResult]:
 # ---------------------------------------------------------------------------------------------- planning
 
 
+def players_unsupported(handshake: Handshake, players: int) -> str:
+    """Why a game of ``players`` is unsupported by this engine ('' when it is not)."""
+    if players in handshake.players:
+        return ""
+    declared = ", ".join(str(p) for p in handshake.players)
+    return f"the engine does not declare {players}-player games (it declares {declared})"
+
+
+
 def matches(check: PlannedCheck, selects: tuple[str, ...], rules: tuple[str, ...], cards: tuple[str, ...]) -> bool:
     """``--select`` globs on the id, ``--rule`` on the rules, ``--card`` on the cards (all that are given)."""
     return (

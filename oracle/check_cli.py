@@ -21,7 +21,7 @@ import typer
 
 from oracle.check import SUITES, CheckOptions, PlanContext, Unit, load_suites, plan_suites
 from oracle.exits import EXIT_BAD_INPUT, bad_input
-from oracle.harness import DEFAULT_IMPL
+from oracle.harness import DEFAULT_IMPL, Handshake
 from oracle.reports.common import RunInfo, exit_code, failing, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
@@ -132,6 +132,16 @@ class Collected:
         return [r for index in sorted(self.by_unit) for r in self.by_unit[index]]
 
 
+def start_engine(supervisor: Supervisor) -> Handshake:
+    """Load the engine in the first worker; an engine that cannot be loaded is bad input (exit 2)."""
+    try:
+        return supervisor.start()
+    except EngineRefused as exc:
+        raise bad_input(str(exc)) from None
+    except OSError as exc:
+        raise bad_input(f"--impl {supervisor.impl}: {exc}") from None
+
+
 NOTES_SHOWN = 10
 """How many notes the console lists (the reports list them all)."""
 
@@ -213,6 +223,8 @@ def check_command(
         help="scenarios directory (default: the bundled suite)")] = None,
     scenario_timeout: Annotated[float, typer.Option(help="wall-clock seconds allowed for each scenario")] = 10.0,
     z3_budget: Annotated[float, typer.Option(help="wall-clock seconds allowed for each Z3 row")] = 20.0,
+    fuzz_budget: Annotated[float, typer.Option(
+        help="wall-clock seconds for the invariants suite's fuzz run; checks it cuts short are incomplete")] = 60.0,
     unit_timeout: Annotated[float, typer.Option(
         help="wall-clock seconds allowed for each whole game (random-play, roundtrip)")] = 120.0,
     time_budget: Annotated[float | None, typer.Option(
@@ -237,7 +249,8 @@ def check_command(
     from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
 
     for name, value, low in (("--timeout", timeout, 0.0), ("--scenario-timeout", scenario_timeout, 0.0),
-                             ("--z3-budget", z3_budget, 0.0), ("--unit-timeout", unit_timeout, 0.0)):
+                             ("--z3-budget", z3_budget, 0.0), ("--fuzz-budget", fuzz_budget, 0.0),
+                             ("--unit-timeout", unit_timeout, 0.0)):
         if not value > low:
             raise bad_input(f"{name} must be more than 0 seconds, got {value:g}")
     if games < 0:
@@ -277,7 +290,8 @@ def check_command(
                 typer.echo(f"error: {error}", err=True)
             raise bad_input(f"{len(loaded.errors)} invalid scenario file(s); see `oracle scenarios lint`")
 
-    extra: dict[str, object] = {"scenario_timeout": scenario_timeout, "z3_budget": z3_budget}
+    extra: dict[str, object] = {"scenario_timeout": scenario_timeout, "z3_budget": z3_budget,
+                                "fuzz_seconds": fuzz_budget}
     if scenarios is not None:
         extra["scenarios_dir"] = str(scenarios)
     if save_failures is not None:
@@ -294,12 +308,7 @@ def check_command(
 
     supervisor = Supervisor(impl, timeout, options, jobs=jobs)
     try:
-        try:
-            handshake = supervisor.start()
-        except EngineRefused as exc:
-            raise bad_input(str(exc)) from None
-        except OSError as exc:
-            raise bad_input(f"--impl {impl}: {exc}") from None
+        handshake = start_engine(supervisor)
         context = PlanContext(impl, handshake, options)
         planned = plan_suites(context, chosen)
         filtering = bool(selects or rule_ids or card_ids)
@@ -337,9 +346,10 @@ def check_command(
     run = _run_info(clean_text(handshake.engine), clean_text(handshake.version), impl, ran, started_at,
                     time.perf_counter() - started, status, not_run, fail_on_unsupported,
                     {"games": games, "seed": seed, "timeout": timeout, "scenario_timeout": scenario_timeout,
-                     "z3_budget": z3_budget, "unit_timeout": unit_timeout, "time_budget": time_budget,
-                     "max_failures": max_failures, "jobs": jobs, "select": list(selects), "rules": list(rule_ids),
-                     "cards": list(cards), "scenarios": str(scenario_dir),
+                     "z3_budget": z3_budget, "fuzz_budget": fuzz_budget, "unit_timeout": unit_timeout,
+                     "time_budget": time_budget, "max_failures": max_failures, "jobs": jobs,
+                     "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
+                     "scenarios": str(scenario_dir),
                      "expectations": str(expectations) if expectations else None})
     print_summary(results, run, echo)
     problems = targets.write(results, run, echo)

@@ -13,10 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, fault_result, register
+from oracle.check import (
+    CheckOptions,
+    PlanContext,
+    PlannedCheck,
+    RunContext,
+    Unit,
+    fault_result,
+    players_unsupported,
+    register,
+)
 from oracle.diff import first_difference, value_at
 from oracle.harness import EngineFault, Handshake, Subject
-from oracle.play import MAX_STEPS, GameStuck, choose_action, new_setup
+from oracle.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
 from oracle.reports.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
 from oracle.results import CheckResult, Outcome
 from oracle.trace_scenario import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
@@ -55,14 +64,6 @@ def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_off
         for players in options.players
         for game in range(games)
     ]
-
-
-def players_unsupported(handshake: Handshake, players: int) -> str:
-    """Why a game of ``players`` is unsupported by this engine ('' when it is not)."""
-    if players in handshake.players:
-        return ""
-    declared = ", ".join(str(p) for p in handshake.players)
-    return f"the engine does not declare {players}-player games (it declares {declared})"
 
 
 def where_stalled(subject: Subject, pending: JSON | None) -> str:
@@ -115,19 +116,23 @@ def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
         actual = canonical(subject.export())
     except EngineFault as fault:
         return [fault_result("setup", check.id, check.title, fault, rules=("SETUP-1",))]
+    details: JSON = {}
+    if subject.handshake.can("internal_shuffle"):
+        setup = adopt_deck(setup, actual)
+        details["deck"] = "adopted from the engine, which shuffles inside (internal_shuffle): its order is not checked"
     reference = ReferenceEngine()
     reference.new_game(setup)
     expected = canonical(reference.export())
     where = first_difference(expected, actual)
     if where is None:
         return [CheckResult("setup", check.id, check.title, Outcome.PASS, rules=check.rules,
-                            duration=time.perf_counter() - started)]
+                            duration=time.perf_counter() - started, details=details)]
     rule = "SETUP-2" if ".score" in where else "SETUP-3" if "players" in where else "SETUP-1"
     return [CheckResult(
         "setup", check.id, check.title, Outcome.FAIL, rules=(rule,), step=0,
         expected=f"{where} = {value_at(expected, where)!r}", actual=f"{where} = {value_at(actual, where)!r}",
         message="the snapshot right after new_game differs from the reference's",
-        reproduce=unit.reproduce, duration=time.perf_counter() - started)]
+        reproduce=unit.reproduce, duration=time.perf_counter() - started, details=details)]
 
 
 # ---------------------------------------------------------------------------------------------- random play
@@ -152,54 +157,77 @@ def _plan_games(suite: str, title: str, rules: tuple[str, ...], games: Callable[
     return plan
 
 
+class _Game:
+    """One unit's seeded game of random legal play, bounded, with the loop both game suites share."""
+
+    def __init__(self, suite: str, unit: Unit, context: RunContext) -> None:
+        self.suite, self.unit, self.context = suite, unit, context
+        self.check = unit.checks[0]
+        self.started = time.perf_counter()
+        self.step = 0
+        self.played: list[JSON] = []
+
+    def result(self, outcome: Outcome, **kw: Any) -> list[CheckResult]:
+        return [CheckResult(self.suite, self.check.id, self.check.title, outcome, step=self.step or None,
+                            reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started, **kw)]
+
+    def trace(self, note: str, rules: tuple[str, ...]) -> JSON:
+        """The game so far as a scenario for the result's details (saved or embedded)."""
+        game: GamePlan = self.unit.payload
+        doc = random_game_scenario(self.suite, game.label, rules, self.unit.reproduce, game.setup(), self.played,
+                                   note)
+        return scenario_details(doc, _save_dir(self.context))
+
+    def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
+        """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
+        a legal action refused is wrongly rejected; no end after MAX_STEPS decisions fails END-1."""
+        game: GamePlan = self.unit.payload
+        try:
+            subject = self.context.eut.fresh()
+            subject.new_game(game.setup())
+            rng = random.Random(f"play-{game.seed}")
+            while True:
+                stopped = before_each(subject)
+                if stopped is not None:
+                    return stopped
+                pending = subject.decision()
+                if pending is None:
+                    return None
+                if undrivable_reason(pending):
+                    return self.result(Outcome.UNSUPPORTED, rules=self.check.rules,
+                                       message=undrivable_message(pending), details=undrivable_details(pending))
+                if self.step >= MAX_STEPS:
+                    return self.result(Outcome.FAIL, rules=("END-1",),
+                                       expected=f"the game ends within {MAX_STEPS} decisions",
+                                       actual=f"still going, stalled at {where_stalled(subject, pending)}",
+                                       message=f"no end after {MAX_STEPS} decisions")
+                self.step += 1
+                action = choose_action(subject, pending, rng)
+                self.played.append(action)
+                applied = subject.apply(action)
+                if not applied["accepted"]:
+                    rejection = applied["rejection"]
+                    rules = (str(rejection.get("rule", "")) or "DEC-2",)
+                    cause = listed_then_refused(game, self.played, rejection)
+                    return self.result(Outcome.WRONGLY_REJECTED, rules=rules,
+                                       expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
+                                       message=f"the engine listed {action} as legal, then refused it",
+                                       details={**self.trace("the engine listed this action as legal, then refused it",
+                                                             rules), CAUSE_KEY: cause.to_json()})
+        except EngineFault as fault:
+            return [fault_result(self.suite, self.check.id, self.check.title, fault, step=self.step or None,
+                                 reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started,
+                                 details=self.trace(f"the engine failed here: {fault}", fault.rules))]
+        except GameStuck as stuck:
+            return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
+                               details=self.trace(f"the game stuck here: {stuck}", ("END-1",)))
+
+
 def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
     """Whole games of random legal play: every listed action accepted, and the game ends (END-1)."""
-    game: GamePlan = unit.payload
-    check = unit.checks[0]
-    started = time.perf_counter()
-    step = 0
-    played: list[JSON] = []
-
-    def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
-        return [CheckResult("random-play", check.id, check.title, outcome, step=step or None,
-                            reproduce=unit.reproduce, duration=time.perf_counter() - started, **kw)]
-
-    def trace(note: str, rules: tuple[str, ...]) -> JSON:
-        doc = random_game_scenario("random-play", game.label, rules, unit.reproduce, game.setup(), played, note)
-        return scenario_details(doc, _save_dir(context))
-
-    try:
-        subject = context.eut.fresh()
-        subject.new_game(game.setup())
-        rng = random.Random(f"play-{game.seed}")
-        while (pending := subject.decision()) is not None:
-            if undrivable_reason(pending):
-                return result(Outcome.UNSUPPORTED, rules=("END-1",), message=undrivable_message(pending),
-                              details=undrivable_details(pending))
-            if step >= MAX_STEPS:
-                return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
-                              actual=f"still going, stalled at {where_stalled(subject, pending)}",
-                              message=f"no end after {MAX_STEPS} decisions")
-            step += 1
-            action = choose_action(subject, pending, rng)
-            played.append(action)
-            applied = subject.apply(action)
-            if not applied["accepted"]:
-                rejection = applied["rejection"]
-                rules = (str(rejection.get("rule", "")) or "DEC-2",)
-                return result(Outcome.WRONGLY_REJECTED, rules=rules,
-                              expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
-                              message=f"the engine listed {action} as legal, then refused it",
-                              details={**trace("the engine listed this action as legal, then refused it", rules),
-                                       CAUSE_KEY: listed_then_refused(game, played, rejection).to_json()})
-    except EngineFault as fault:
-        return [fault_result("random-play", check.id, check.title, fault, step=step or None,
-                             reproduce=unit.reproduce, duration=time.perf_counter() - started,
-                             details=trace(f"the engine failed here: {fault}", fault.rules))]
-    except GameStuck as stuck:
-        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
-                      details=trace(f"the game stuck here: {stuck}", ("END-1",)))
-    return result(Outcome.PASS, rules=("END-1",), details={"decisions": step})
+    game = _Game("random-play", unit, context)
+    failed = game.play(lambda subject: None)
+    return failed or game.result(Outcome.PASS, rules=("END-1",), details={"decisions": game.step})
 
 
 # ---------------------------------------------------------------------------------------------- round trip
@@ -207,67 +235,25 @@ def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
 
 def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
     """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again (PROTO-1)."""
-    game: GamePlan = unit.payload
-    check = unit.checks[0]
-    started = time.perf_counter()
-    step = 0
+    game = _Game("roundtrip", unit, context)
 
-    played: list[JSON] = []
+    def round_trip(subject: Subject) -> list[CheckResult] | None:
+        snapshot = subject.export()
+        twin = context.eut.fresh()
+        twin.load_snapshot(snapshot)
+        again = twin.export()
+        if again == snapshot:
+            return None
+        where = first_difference(snapshot, again) or "the snapshot"
+        plan: GamePlan = unit.payload
+        doc = roundtrip_scenario(plan.label, unit.reproduce, canonical(snapshot), where)
+        cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where))
+        return game.result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
+                           actual=f"first difference at {where}",
+                           details={**scenario_details(doc, _save_dir(context)), CAUSE_KEY: cause.to_json()})
 
-    def result(outcome: Outcome, **kw: Any) -> list[CheckResult]:
-        return [CheckResult("roundtrip", check.id, check.title, outcome, step=step, reproduce=unit.reproduce,
-                            duration=time.perf_counter() - started, **kw)]
-
-    def trace(note: str, rules: tuple[str, ...]) -> JSON:
-        doc = random_game_scenario("roundtrip", game.label, rules, unit.reproduce, game.setup(), played, note)
-        return scenario_details(doc, _save_dir(context))
-
-    try:
-        subject = context.eut.fresh()
-        subject.new_game(game.setup())
-        rng = random.Random(f"play-{game.seed}")
-        while True:
-            snapshot = subject.export()
-            twin = context.eut.fresh()
-            twin.load_snapshot(snapshot)
-            again = twin.export()
-            if again != snapshot:
-                where = first_difference(snapshot, again) or "the snapshot"
-                doc = roundtrip_scenario(game.label, unit.reproduce, canonical(snapshot), where)
-                cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where))
-                return result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
-                              actual=f"first difference at {where}",
-                              details={**scenario_details(doc, _save_dir(context)), CAUSE_KEY: cause.to_json()})
-            pending = subject.decision()
-            if pending is None:
-                break
-            if undrivable_reason(pending):
-                return result(Outcome.UNSUPPORTED, rules=("PROTO-1",), message=undrivable_message(pending),
-                              details=undrivable_details(pending))
-            if step >= MAX_STEPS:
-                return result(Outcome.FAIL, rules=("END-1",), expected=f"the game ends within {MAX_STEPS} decisions",
-                              actual=f"still going, stalled at {where_stalled(subject, pending)}",
-                              message=f"no end after {MAX_STEPS} decisions")
-            step += 1
-            action = choose_action(subject, pending, rng)
-            played.append(action)
-            applied = subject.apply(action)
-            if not applied["accepted"]:
-                rejection = applied["rejection"]
-                rules = (str(rejection.get("rule", "")) or "DEC-2",)
-                return result(Outcome.WRONGLY_REJECTED, rules=rules,
-                              expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
-                              message=f"the engine listed {action} as legal, then refused it",
-                              details={**trace("the engine listed this action as legal, then refused it", rules),
-                                       CAUSE_KEY: listed_then_refused(game, played, rejection).to_json()})
-    except EngineFault as fault:
-        return [fault_result("roundtrip", check.id, check.title, fault, step=step, reproduce=unit.reproduce,
-                             duration=time.perf_counter() - started,
-                             details=trace(f"the engine failed here: {fault}", fault.rules))]
-    except GameStuck as stuck:
-        return result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
-                      details=trace(f"the game stuck here: {stuck}", ("END-1",)))
-    return result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": step + 1})
+    failed = game.play(round_trip)
+    return failed or game.result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": game.step + 1})
 
 
 # ---------------------------------------------------------------------------------------------- helpers

@@ -56,6 +56,12 @@ def new_setup(
     return setup
 
 
+def adopt_deck(setup: JSON, snapshot: JSON) -> JSON:
+    """The set-up with the deck an engine that shuffles inside (``internal_shuffle``) dealt itself: its display,
+    then its draw pile, top first (the display is listed sorted, and the reference reveals it sorted too)."""
+    return {**setup, "deck": [*snapshot.get("display", []), *snapshot.get("draw_pile", [])]}
+
+
 @dataclass
 class Step:
     decision: JSON

@@ -125,7 +125,10 @@ class ApplyResult:
         return out
 
 
-CAPABILITIES = ("load", "export", "legal_actions", "events")
+CAPABILITIES = ("load", "export", "legal_actions", "events", "internal_shuffle")
+"""What an engine may declare. ``internal_shuffle``: the engine shuffles with its own random generator (it
+ignores ``setup.deck`` and never asks a ``shuffle`` decision); the oracle adopts its orders from ``export``."""
+REFERENCE_CAPABILITIES = ("load", "export", "legal_actions", "events")
 
 
 @runtime_checkable
@@ -168,6 +171,6 @@ def reference_handshake(name: str, version: str) -> JSON:
         "players": [2, 3, 4],
         "expansion": True,
         "artifacts": True,
-        "capabilities": list(CAPABILITIES),
+        "capabilities": list(REFERENCE_CAPABILITIES),
         "variants": {},
     }

@@ -23,8 +23,8 @@ def check(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("option", ["--timeout", "--scenario-timeout", "--z3-budget", "--unit-timeout",
-                                    "--time-budget"])
+@pytest.mark.parametrize("option", ["--timeout", "--scenario-timeout", "--z3-budget", "--fuzz-budget",
+                                    "--unit-timeout", "--time-budget"])
 def test_a_timeout_or_budget_must_be_positive(option: str) -> None:
     code, _, err = check(option, "-1")
     assert 2 == code
@@ -101,7 +101,7 @@ def test_a_known_broken_engine_goes_green_with_its_expectations_and_red_when_one
            "expected-failure)" in out
     listed.write_text(listed.read_text(encoding="utf-8") +
                       '[[expected_failure]]\nid = "setup/2p/first-0"\nreason = "wrongly listed"\n', encoding="utf-8")
-    code, out, _ = check("--impl", SUPERFLUOUS, "--expectations", str(listed))
+    code, out, _ = check("--impl", SUPERFLUOUS, "--suite", "setup", "--expectations", str(listed))
     assert 1 == code
     assert "UNEXPECTED-PASS  setup/2p/first-0" in out
 
@@ -110,8 +110,7 @@ def test_check_ids_and_counts_do_not_depend_on_how_the_engine_fails(tmp_path: Pa
     reference = _report(tmp_path, "--suite", "z3", "--suite", "invariants")
     broken = _report(tmp_path, "--impl", SUPERFLUOUS, "--suite", "z3", "--suite", "invariants")
     assert [r["id"] for r in reference["results"]] == [r["id"] for r in broken["results"]]  # type: ignore[attr-defined]
-    again = _report(tmp_path, "--impl", SUPERFLUOUS, "--suite", "z3", "--suite", "invariants", "--seed", "7")
-    assert [r["id"] for r in reference["results"]] == [r["id"] for r in again["results"]]  # type: ignore[attr-defined]
+    assert {"pass"} != {r["outcome"] for r in broken["results"]}  # type: ignore[attr-defined]
 
 
 def test_an_expectation_matching_no_check_is_an_error(tmp_path: Path) -> None:

@@ -133,3 +133,14 @@ def test_conform_command_exit_codes() -> None:
     assert runner.invoke(z3_app, ["conform", "--row", "nope"]).exit_code == 2
     assert runner.invoke(z3_app, ["conform", "--case", "summon-payment/r0b0p0/printed/cost-11"]).exit_code == 2
     assert runner.invoke(z3_app, ["conform", "--impl", "no.such.module"]).exit_code == 2
+
+
+def test_the_rows_are_unsupported_for_an_engine_without_two_player_games() -> None:
+    from oracle.check import PlanContext
+    from oracle.harness import parse_handshake
+    from oracle.reference import ReferenceEngine
+
+    handshake = parse_handshake({**ReferenceEngine().handshake(), "players": [3, 4]})
+    units = load_suites()["z3"].plan(PlanContext(REFERENCE, handshake, CheckOptions()))
+    assert len(ROWS) == len(units)
+    assert all("2-player positions" in unit.unsupported for unit in units)

@@ -15,12 +15,13 @@ from typing import Annotated
 import typer
 
 from oracle.check import CheckOptions
+from oracle.check_cli import start_engine
 from oracle.exits import bad_input
 from oracle.harness import DEFAULT_IMPL
 from oracle.reports.common import RunInfo, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult
-from oracle.supervise.supervisor import EngineRefused, Supervisor
+from oracle.supervise.supervisor import Supervisor
 from vale_invariants.catalog import ALL_NAMES
 from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
 from vale_invariants.game import Stats
@@ -147,12 +148,7 @@ def fuzz_command(
     bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
     supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, players=player_counts), progress=bar)
     try:
-        try:
-            handshake = supervisor.start()
-        except EngineRefused as exc:
-            raise _bad(str(exc)) from None
-        except OSError as exc:
-            raise _bad(f"--impl {impl}: {exc}") from None
+        handshake = start_engine(supervisor)
         typer.echo(f"oracle fuzz: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
                    f"mode {mode}, {budget}, seed {seed}, players {','.join(map(str, player_counts))}, "
                    f"games {','.join(game_modes)}")

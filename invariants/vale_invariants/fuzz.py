@@ -359,6 +359,12 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
         missing = [c for c in needs if not handshake.can(c)]
         if missing:
             report.unsupported[name] = f"the engine does not declare {' and '.join(repr(c) for c in missing)}"
+    if handshake.can("internal_shuffle"):
+        own = "the engine shuffles inside (internal_shuffle)"
+        if "INV-DETERMINISM" in config.checked:
+            report.unsupported["INV-DETERMINISM"] = f"{own}: the same inputs need not give the same game"
+        if LOCKSTEP.name in config.checked and not handshake.can("export"):
+            report.unsupported[LOCKSTEP.name] = f"{own}, and without 'export' its orders cannot be adopted"
     if not players:
         for name in config.checked:
             report.unsupported[name] = f"the engine supports none of the player counts {list(config.players)}"

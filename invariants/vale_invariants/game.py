@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from oracle.harness import EngineFault
-from oracle.play import ADVANCED_TILES, random_deck
+from oracle.play import ADVANCED_TILES, adopt_deck, random_deck
 from oracle.protocol import DecisionKind
 from oracle.reference import ReferenceEngine
 from vale_invariants import checks
@@ -87,6 +87,10 @@ class GameRunner(InvariantChecks, Probes, LockstepComparison):
             )
             if start is None:
                 subject.new_game(setup)
+                if subject.handshake.can("internal_shuffle") and self.can_export:
+                    setup = adopt_deck(setup, subject.export())
+                    self.trace.setup = setup
+                    self.deck = frozenset(setup["deck"])
             else:
                 subject.load_snapshot(start)
             if settings.lockstep:

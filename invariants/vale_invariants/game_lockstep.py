@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import itertools
 from typing import Any
 
 from oracle.harness import EngineFault
@@ -71,6 +73,8 @@ class LockstepComparison(RunnerCore):
                 rejection = verdict.get("rejection") or {}
                 raise self.diverge(Divergence("rejected", step - 1, action, rejection=rejection,
                                               rules=dedupe_rules([str(rejection.get("rule", "")), "DEC-2"])))
+        if after is not None and self.subject.handshake.can("internal_shuffle"):
+            self._reference(step, "shuffle", lambda: adopt_reshuffles(reference, after))
         expected = self._reference(step, "export", reference.export)
         self.reference_snapshot = expected
         expected_pending = reference.decision()
@@ -90,6 +94,32 @@ class LockstepComparison(RunnerCore):
             raise self.diverge(Divergence("decision", step, action, field=where, expected=expected_pending,
                                           actual=pending, reference_snapshot=expected,
                                           reference_decision=expected_pending, rules=rules))
+
+
+MOST_ORDERS_TRIED = 720
+"""Orders of the cards drawn right after a reshuffle tried at most (6 cards) before taking the first."""
+
+
+def adopt_reshuffles(reference: ReferenceEngine, after: JSON) -> None:
+    """DECK-1 with an engine that shuffles inside: answer each reshuffle the reference asks with the order the
+    engine chose, read from its snapshot ``after``. The cards it still holds in its draw pile give the order below
+    the top; the cards drawn since the reshuffle, in the order that brings the reference to the same state."""
+    while (pending := reference.decision()) is not None and pending.get("kind") == "shuffle":
+        cards = list(pending.get("cards") or reference.export().get("discard_pile", []))
+        pile = [card for card in after.get("draw_pile", []) if card in cards]
+        drawn = sorted(set(cards) - set(pile))
+        orders = itertools.islice(itertools.permutations(drawn), MOST_ORDERS_TRIED)
+        first: list[str] | None = None
+        for top in orders:
+            order = [*top, *pile]
+            first = first or order
+            twin = copy.deepcopy(reference)
+            twin.apply({"type": "shuffle", "player": None, "order": order})
+            if first_state_difference(twin.export(), after) is None:
+                break
+        else:
+            order = first or pile
+        reference.apply({"type": "shuffle", "player": None, "order": order})
 
 
 def _reference_at(snapshot: JSON | None) -> ReferenceEngine | None:

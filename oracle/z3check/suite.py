@@ -18,7 +18,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, register
+from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, players_unsupported, register
+from oracle.given import DEFAULT_SETUP
 from oracle.results import CheckResult
 from oracle.z3check.conformance import ROWS, SUITE, ConformOptions, row_checks, row_named, run_row
 
@@ -42,9 +43,13 @@ def conform_options(impl: str, options: CheckOptions) -> ConformOptions:
 
 def _plan(context: PlanContext) -> list[Unit]:
     budget = conform_options(context.impl, context.options).budget
+    players = int(DEFAULT_SETUP["players"])
+    unsupported = players_unsupported(context.handshake, players)
+    if unsupported:
+        unsupported += f" (the Z3 cases are {players}-player positions)"
     return [
         Unit(SUITE, row.name, tuple(PlannedCheck(cid, title, rules) for cid, title, rules in row_checks(row)),
-             payload=row.name, deadline=budget + GRACE + 2 * context.options.timeout,
+             payload=row.name, deadline=budget + GRACE + 2 * context.options.timeout, unsupported=unsupported,
              reproduce=f"oracle z3 conform --impl {shlex.quote(context.impl)} --row {row.name}")
         for row in ROWS
     ]
