@@ -149,9 +149,25 @@ def start_engine(supervisor: Supervisor) -> Handshake:
         raise bad_input(f"--impl {supervisor.impl}: {exc}") from None
 
 
+NOTES_SHOWN = 10
+"""How many notes the console lists (the reports list them all)."""
+
+
 def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
-    """Failures first, then the counts: checks, how many ran, how many were unsupported, and the verdict."""
+    """The causes first (most checks first, each with its members and smallest reproduction), then each failing
+    check, then the counts: checks, how many ran, unsupported (with their reasons), notes, and the verdict."""
+    from oracle.reports.causes import causes_headline, group_causes, notes_of
+
     shown = failing(results, run)
+    causes = group_causes(shown)
+    if causes:
+        echo(f"{causes_headline(causes)}:")
+        for number, cause in enumerate(causes, 1):
+            echo(f"  {number}. {cause.facts.title}: {len(cause.members)} check(s)"
+                 + (f", rules {', '.join(cause.rules)}" if cause.rules else ""))
+            members = [m.id for m in cause.members]
+            echo(f"     {', '.join(members[:8])}" + (f" and {len(members) - 8} more" if len(members) > 8 else ""))
+            echo(f"     smallest: {cause.smallest_text}")
     for result in shown:
         echo(f"{result.outcome.value.upper():16} {result.id}: {result.title}")
         if result.rules:
@@ -161,7 +177,15 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
                 echo(f"{'':17}{label}: {text}")
         if result.reproduce:
             echo(f"{'':17}reproduce: {result.reproduce}")
+    noted = [(r, n) for r in results for n in notes_of(r)]
+    for result, note in noted[:NOTES_SHOWN]:
+        echo(f"{'NOTE':16} {result.id}: {note}")
+    if len(noted) > NOTES_SHOWN:
+        echo(f"{'NOTE':16} and {len(noted) - NOTES_SHOWN} more (every report lists them)")
     unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in results)
+    undrivable = [r for r in results if r.outcome is Outcome.UNSUPPORTED and r.details.get("undrivable")]
+    for result in undrivable:
+        echo(f"{'UNDRIVABLE':16} {result.id}: {result.message}")
     counts: dict[Outcome, int] = {}
     for result in results:
         counts[result.outcome] = counts.get(result.outcome, 0) + 1
@@ -170,6 +194,13 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
             f"{unsupported} unsupported")
     if run.not_run:
         head += f", {len(run.not_run)} not run"
+    counted = [causes_headline(causes)] if causes else []
+    if noted:
+        counted.append(f"{len(noted)} note{'s' if len(noted) != 1 else ''}")
+    if undrivable:
+        counted.append(f"{len(undrivable)} undrivable decision{'s' if len(undrivable) != 1 else ''}")
+    if counted:
+        echo(", ".join(counted))
     echo(f"{head} ({tally}) in {run.duration:.1f} s")
     if run.stopped:
         echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")

@@ -26,7 +26,10 @@ from oracle.check import (
 from oracle.diff import first_difference, value_at
 from oracle.harness import EngineFault, Handshake, Subject
 from oracle.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
+from oracle.reports.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
 from oracle.results import CheckResult, Outcome
+from oracle.trace_scenario import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
+from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 
 JSON = dict[str, Any]
 
@@ -162,10 +165,18 @@ class _Game:
         self.check = unit.checks[0]
         self.started = time.perf_counter()
         self.step = 0
+        self.played: list[JSON] = []
 
     def result(self, outcome: Outcome, **kw: Any) -> list[CheckResult]:
         return [CheckResult(self.suite, self.check.id, self.check.title, outcome, step=self.step or None,
                             reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started, **kw)]
+
+    def trace(self, note: str, rules: tuple[str, ...]) -> JSON:
+        """The game so far as a scenario for the result's details (saved or embedded)."""
+        game: GamePlan = self.unit.payload
+        doc = random_game_scenario(self.suite, game.label, rules, self.unit.reproduce, game.setup(), self.played,
+                                   note)
+        return scenario_details(doc, _save_dir(self.context))
 
     def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
         """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
@@ -182,6 +193,9 @@ class _Game:
                 pending = subject.decision()
                 if pending is None:
                     return None
+                if undrivable_reason(pending):
+                    return self.result(Outcome.UNSUPPORTED, rules=self.check.rules,
+                                       message=undrivable_message(pending), details=undrivable_details(pending))
                 if self.step >= MAX_STEPS:
                     return self.result(Outcome.FAIL, rules=("END-1",),
                                        expected=f"the game ends within {MAX_STEPS} decisions",
@@ -189,17 +203,24 @@ class _Game:
                                        message=f"no end after {MAX_STEPS} decisions")
                 self.step += 1
                 action = choose_action(subject, pending, rng)
+                self.played.append(action)
                 applied = subject.apply(action)
                 if not applied["accepted"]:
                     rejection = applied["rejection"]
-                    return self.result(Outcome.WRONGLY_REJECTED, rules=(str(rejection.get("rule", "")) or "DEC-2",),
+                    rules = (str(rejection.get("rule", "")) or "DEC-2",)
+                    cause = listed_then_refused(game, self.played, rejection)
+                    return self.result(Outcome.WRONGLY_REJECTED, rules=rules,
                                        expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
-                                       message=f"the engine listed {action} as legal, then refused it")
+                                       message=f"the engine listed {action} as legal, then refused it",
+                                       details={**self.trace("the engine listed this action as legal, then refused it",
+                                                             rules), CAUSE_KEY: cause.to_json()})
         except EngineFault as fault:
             return [fault_result(self.suite, self.check.id, self.check.title, fault, step=self.step or None,
-                                 reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started)]
+                                 reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started,
+                                 details=self.trace(f"the engine failed here: {fault}", fault.rules))]
         except GameStuck as stuck:
-            return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck))
+            return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
+                               details=self.trace(f"the game stuck here: {stuck}", ("END-1",)))
 
 
 def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
@@ -223,14 +244,39 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
         again = twin.export()
         if again == snapshot:
             return None
+        where = first_difference(snapshot, again) or "the snapshot"
+        plan: GamePlan = unit.payload
+        doc = roundtrip_scenario(plan.label, unit.reproduce, canonical(snapshot), where)
+        cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where))
         return game.result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
-                           actual=f"first difference at {first_difference(snapshot, again)}")
+                           actual=f"first difference at {where}",
+                           details={**scenario_details(doc, _save_dir(context)), CAUSE_KEY: cause.to_json()})
 
     failed = game.play(round_trip)
     return failed or game.result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": game.step + 1})
 
 
 # ---------------------------------------------------------------------------------------------- helpers
+
+
+def _save_dir(context: RunContext) -> str | None:
+    save = context.options.extra.get("save_failures")
+    return str(save) if save else None
+
+
+def listed_then_refused(game: GamePlan, played: list[JSON], rejection: JSON) -> CauseFacts:
+    """An action the engine listed, then refused: if the reference rejects it too the engine lists an illegal
+    action (accepted where the reference rejects); otherwise it refuses a legal one."""
+    action = played[-1]
+    reference = reference_rejection(game.setup(), played[:-1], action)
+    if reference is not None:
+        return accepted_illegal(action, str(reference.get("code", "")))
+    return rejected_legal(action, str(rejection.get("code", "")))
+
+
+def undrivable_details(pending: JSON) -> JSON:
+    """What a check stopped by an undrivable decision reports: the reason and the decision kind."""
+    return {UNDRIVABLE: undrivable_reason(pending), "kind": pending.get("kind")}
 
 
 def canonical(snapshot: JSON) -> JSON:

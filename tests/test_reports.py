@@ -57,9 +57,9 @@ def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
         "not_run": [],
     }
     assert expected_run == report["run"]
-    assert [r.to_json() for r in RESULTS] == report["results"]
+    assert [{**r.to_json(), "notes": []} for r in RESULTS] == report["results"]
     expected_totals = {"checks": 5, "unsupported": 1, "not_run": 0, "passed": False, "verdict": "FAILED",
-                       "exit_code": 1, "by_outcome": totals(RESULTS)}
+                       "exit_code": 1, "by_outcome": totals(RESULTS), "causes": 2, "notes": 0}
     assert expected_totals == report["totals"]
     assert report == build_report(RESULTS, RUN)
 
@@ -97,7 +97,7 @@ def test_junit_has_a_suite_per_suite_name_and_typed_elements(tmp_path: Path) -> 
     }
     assert expected_attrs == dict(failure.attrib)
     expected_text = (
-        "outcome: illegal-accepted\nrule: PAY-3\ncard: Salamander\nstep: 2\n"
+        "outcome: illegal-accepted\ncause: 2 of 2, scenarios: PAY-3\nrule: PAY-3\ncard: Salamander\nstep: 2\n"
         "expected: rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3)\nactual: accepted\n"
         f"detail: {FAILED.message}\nreproduce: {REPRO}\n"
     )

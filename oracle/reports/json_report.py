@@ -8,7 +8,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from oracle.reports.common import JSON, RunInfo, exit_code, passed, totals, verdict
+from oracle.reports.causes import group_causes, notes_of
+from oracle.reports.common import JSON, RunInfo, exit_code, failing, passed, totals, verdict
+from oracle.reports.coverage import coverage_json
 from oracle.results import CheckResult, Outcome
 
 REPORT_FORMAT = "vale-oracle/report/1"
@@ -16,6 +18,7 @@ SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schemas" / "report.schem
 
 
 def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
+    causes = group_causes(failing(results, run))
     return {
         "format": REPORT_FORMAT,
         "run": run.to_json(),
@@ -27,9 +30,13 @@ def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
             "verdict": verdict(results, run),
             "exit_code": exit_code(results, run),
             "by_outcome": totals(results),
+            "causes": len(causes),
+            "notes": sum(len(notes_of(r)) for r in results),
         },
-        "results": [r.to_json() for r in results],
+        "causes": [c.to_json() for c in causes],
+        "results": [{**r.to_json(), "notes": notes_of(r)} for r in results],
         "sources": scenario_sources(results),
+        "coverage": coverage_json(results),
     }
 
 

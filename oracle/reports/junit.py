@@ -2,9 +2,11 @@
 
 ``fail``, ``wrongly-rejected``, ``illegal-accepted``, ``incomplete`` and ``unexpected-pass`` become
 ``<failure>``; ``error`` and ``timeout`` become ``<error>``; ``unsupported`` and ``expected-failure`` become
-``<skipped>``. Each carries the rule ids, card, step, expected/actual and the reproduce command. A run that
-stopped early lists its checks that never ran as ``<error>`` "not run" in a ``not-run`` suite, so no CI view
-mistakes a partial run for a green one. All text is passed through :func:`~oracle.reports.sanitize.clean_text`.
+``<skipped>``. Each carries its cause in its text (``cause: 1 of 3, ...``; the root's name counts the causes),
+the rule ids, card, step, expected/actual and the reproduce command; notes go in ``<system-out>``, never a
+failure. A run that stopped early lists its checks that never ran as ``<error>`` "not run" in a ``not-run``
+suite, so no CI view mistakes a partial run for a green one. All text is passed through
+:func:`~oracle.reports.sanitize.clean_text`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from oracle.reports.common import RunInfo, card_name, one_line
+from oracle.reports.causes import causes_headline, group_causes, notes_of
+from oracle.reports.common import RunInfo, card_name, failing, one_line
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 
@@ -24,8 +27,10 @@ ERROR = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
 SKIPPED = frozenset({Outcome.UNSUPPORTED, Outcome.EXPECTED_FAILURE})
 
 
-def detail_text(result: CheckResult) -> str:
+def detail_text(result: CheckResult, cause: str = "") -> str:
     lines = [f"outcome: {result.outcome.value}"]
+    if cause:
+        lines.append(f"cause: {cause}")
     if result.rules:
         lines.append(f"rule: {', '.join(result.rules)}")
     if result.cards:
@@ -49,8 +54,12 @@ def _summary(result: CheckResult) -> str:
 def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
     results = [clean_result(r) for r in results]
     run = dataclasses.replace(run, engine=clean_text(run.engine), engine_version=clean_text(run.engine_version))
+    causes = group_causes(failing(results, run))
+    cause_of = {m.id: f"{n} of {len(causes)}, {c.facts.title}"
+                for n, c in enumerate(causes, 1) for m in c.members}
+    headline = f" ({causes_headline(causes)})" if causes else ""
     root = ET.Element("testsuites", {
-        "name": f"vale-oracle {run.suite_version}: {run.engine} {run.engine_version}",
+        "name": f"vale-oracle {run.suite_version}: {run.engine} {run.engine_version}{headline}",
         "tests": str(len(results) + len(run.not_run)),
         "failures": str(sum(r.outcome in FAILURE for r in results)),
         "errors": str(sum(r.outcome in ERROR for r in results) + len(run.not_run)),
@@ -84,6 +93,9 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
                 if isinstance(line, int):
                     attrs["line"] = str(line)
             case = ET.SubElement(suite, "testcase", attrs)
+            notes = notes_of(result)
+            if notes:
+                ET.SubElement(case, "system-out").text = "".join(f"note: {n}\n" for n in notes)
             if result.outcome in FAILURE:
                 tag = "failure"
             elif result.outcome in ERROR:
@@ -92,8 +104,9 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
                 tag = "skipped"
             else:
                 continue
+            cause = cause_of.get(result.id, "")
             element = ET.SubElement(case, tag, {"message": _summary(result), "type": result.outcome.value})
-            element.text = detail_text(result)
+            element.text = detail_text(result, cause)
     if run.not_run:
         suite = ET.SubElement(root, "testsuite", {"name": "not-run", "tests": str(len(run.not_run)), "failures": "0",
                                                   "errors": str(len(run.not_run)), "skipped": "0", "time": "0",

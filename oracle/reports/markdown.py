@@ -1,11 +1,14 @@
-"""The Markdown report, for a CI step summary: totals, per rule group, per card, then every failure."""
+"""The Markdown report, for a CI step summary: the causes, totals, per rule group, per card, every failure, the
+notes, and the coverage of the rules catalogue."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from oracle.reports.common import RunInfo, card_name, rule_group, totals, verdict
+from oracle.reports.causes import Cause, causes_headline, group_causes, notes_of
+from oracle.reports.common import RunInfo, card_name, failing, rule_group, totals, verdict
+from oracle.reports.coverage import Tally, card_coverage, rule_coverage
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 
@@ -60,6 +63,45 @@ def _failure(result: CheckResult) -> list[str]:
     return [*lines, ""]
 
 
+def _causes(causes: Sequence[Cause]) -> list[str]:
+    if not causes:
+        return []
+    lines = [f"### Causes: {causes_headline(causes)}", ""]
+    for number, cause in enumerate(causes, 1):
+        rules = f" (rules {', '.join(cause.rules)})" if cause.rules else ""
+        lines.append(f"{number}. **{_cell(cause.facts.title)}**: {len(cause.members)} check(s){rules}; "
+                     f"smallest: {_code(cause.smallest_text)}")
+        lines.append(f"   members: {', '.join(_code(m.id) for m in cause.members)}")
+        text = cause.smallest.details.get("scenario_text")
+        if isinstance(text, str) and text and not cause.smallest.details.get("scenario"):
+            lines += ["", "   ```toml", *(f"   {line}" for line in text.splitlines()), "   ```"]
+    return [*lines, ""]
+
+
+def _notes(results: Sequence[CheckResult]) -> list[str]:
+    noted = [(r, n) for r in results for n in notes_of(r)]
+    if not noted:
+        return []
+    return ["### Notes (never failures)", "", *(f"* `{r.id}`: {_cell(n)}" for r, n in noted), ""]
+
+
+def _coverage_table(label: str, tallies: dict[str, Tally], name: Callable[[str], str]) -> list[str]:
+    lines = [f"<details><summary>Coverage by {label}</summary>", "", f"| {label} | ran | passed | unsupported |",
+             "|---|---:|---:|---:|"]
+    lines += [f"| {_cell(name(key))} | {t.ran} | {t.passed} | {t.unsupported} |" for key, t in tallies.items()]
+    return [*lines, "", "</details>", ""]
+
+
+def _coverage(results: Sequence[CheckResult]) -> list[str]:
+    rules, cards = rule_coverage(results), card_coverage(results)
+    ran_rules = sum(t.ran > 0 for t in rules.values())
+    ran_cards = sum(t.ran > 0 for t in cards.values())
+    return ["### Coverage of the rules catalogue", "",
+            f"{ran_rules} of {len(rules)} rule ids and {ran_cards} of {len(cards)} cards were checked by at least "
+            "one check that ran.", "",
+            *_coverage_table("rule", rules, lambda key: key), *_coverage_table("card", cards, card_name)]
+
+
 def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     results = [clean_result(r) for r in results]
     unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in results)
@@ -75,6 +117,7 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     if run.stopped:
         lines += [f"**Incomplete**: the run stopped early ({_cell(run.stopped)}); {len(run.not_run)} check(s) "
                   "never ran.", ""]
+    lines += _causes(group_causes(failing(results, run)))
     lines += [
         "### Totals",
         "",
@@ -99,6 +142,8 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
         lines += ["### Expected failures", ""]
         lines += [f"* `{r.id}`: {_cell(r.message)}" for r in expected]
         lines.append("")
+    lines += _notes(results)
+    lines += _coverage(results)
     return "\n".join(lines)
 
 

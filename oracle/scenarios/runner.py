@@ -20,9 +20,18 @@ from oracle.given import DEFAULT_SETUP, complete_snapshot
 from oracle.harness import EngineFault, Handshake, Subject, describe_fault
 from oracle.narrate import action_text
 from oracle.protocol import ANSWERS, DecisionKind
+from oracle.reports.causes import (
+    CAUSE_KEY,
+    CauseFacts,
+    accepted_illegal,
+    differs_after,
+    other_code,
+    rejected_legal,
+)
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
 from oracle.scenarios.model import JSON, Scenario, Step
+from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 
 SUITE = "scenarios"
 DEFAULT_SCENARIO_TIMEOUT = 10.0
@@ -102,6 +111,7 @@ class _Run:
         self.deadline = self.started + budget
         self.step: Step | None = None
         self.subject: Subject | None = None
+        self.notes: list[str] = []
 
     # ------------------------------------------------------------------ results
 
@@ -115,6 +125,7 @@ class _Run:
         rules: Iterable[str] = (),
         where: bool = True,
         details: JSON | None = None,
+        cause: CauseFacts | None = None,
     ) -> CheckResult:
         scenario, step = self.scenario, self.step
         all_rules = list(scenario.rules)
@@ -125,6 +136,10 @@ class _Run:
         info: JSON = {"file": scenario.file, "line": step.line if step is not None else scenario.line}
         if step is not None and step.note:
             info["note"] = step.note
+        if self.notes:
+            info["notes"] = list(self.notes)
+        if cause is not None:
+            info[CAUSE_KEY] = cause.to_json()
         info.update(details or {})
         return CheckResult(
             SUITE, scenario.id, scenario.title, outcome,
@@ -201,6 +216,31 @@ class _Run:
         except EngineFault as fault:
             return self.fault(fault)
 
+    def last_action(self) -> JSON | None:
+        """The action of the current step, or of the last step before it that did one."""
+        done = [s.do for s in self.scenario.steps[: self.scenario.steps.index(self.step) + 1 if self.step else None]
+                if s.do is not None]
+        return done[-1] if done else None
+
+    def reference_code(self, action: JSON) -> str:
+        """The reference's rejection code for ``action`` at the current step ('' when it accepts it or cannot
+        say): the scenario's position replayed on the reference engine."""
+        from oracle.reference import ReferenceEngine
+
+        reference = ReferenceEngine()
+        try:
+            reference.load(complete_snapshot(self.scenario.given))
+            for step in self.scenario.steps:
+                if step is self.step:
+                    break
+                if step.do is not None:
+                    reference.apply(step.do)
+            result = reference.apply(action)
+        except Exception:  # the reference's view is a hint for grouping, never a verdict
+            return ""
+        rejection = result.get("rejection") or {}
+        return "" if result.get("accepted") else str(rejection.get("code", ""))
+
     def unsupported(self, handshake: Handshake) -> str:
         return unsupported_reason(self.scenario, handshake)
 
@@ -217,15 +257,22 @@ class _Run:
         if step.events and self.subject is not None and self.subject.handshake.can("events"):
             self.check_events(step.events, events)
 
+    def require_drivable(self, pending: JSON | None) -> None:
+        """A decision the adapter marks ``undrivable`` ends the scenario as unsupported, with the reason."""
+        if pending is not None and undrivable_reason(pending):
+            raise self.stop(Outcome.UNSUPPORTED, message=undrivable_message(pending), where=False,
+                            details={UNDRIVABLE: undrivable_reason(pending), "kind": pending.get("kind")})
+
     def check_legal(self, step: Step) -> None:
         assert self.subject is not None
+        self.require_drivable(self.decision())
         listed: list[JSON] = self.call("legal_actions", self.subject.legal_actions)
         keys = {canonical_action(a) for a in listed}
         shown = "; ".join(describe_action(a) for a in listed[:12]) + ("; …" if len(listed) > 12 else "")
         for action in step.legal:
             if canonical_action(action) not in keys:
                 raise self.stop(
-                    Outcome.FAIL,
+                    Outcome.FAIL, cause=rejected_legal(action, ""),
                     expected=f"legal: {describe_action(action)}",
                     actual=f"not among the {len(listed)} legal action(s): {shown or 'none'}",
                     message=f"the engine does not list {describe_action(action)} as legal",
@@ -233,7 +280,7 @@ class _Run:
         for action in step.not_legal:
             if canonical_action(action) in keys:
                 raise self.stop(
-                    Outcome.FAIL,
+                    Outcome.FAIL, cause=accepted_illegal(action, self.reference_code(action)),
                     expected=f"not legal: {describe_action(action)}",
                     actual="listed as legal",
                     message=f"the engine lists {describe_action(action)} as legal",
@@ -247,6 +294,7 @@ class _Run:
             raise self.stop(Outcome.FAIL, expected=f"a decision answered by: {scripted}",
                             actual="no pending decision (the game is over)",
                             message=f"the game is over, the scenario scripts {scripted}")
+        self.require_drivable(pending)
         kind = pending.get("kind")
         try:
             answers = {a.value for a in ANSWERS[DecisionKind(kind)]}
@@ -271,7 +319,7 @@ class _Run:
             rejection = result.get("rejection") or {}
             rule = str(rejection.get("rule", ""))
             raise self.stop(
-                Outcome.WRONGLY_REJECTED,
+                Outcome.WRONGLY_REJECTED, cause=rejected_legal(action, str(rejection.get("code", ""))),
                 expected=f"accepted: {describe_action(action)}",
                 actual=f"rejected with {rejection.get('code')} ({rule}): {rejection.get('message', '')}",
                 message=f"the engine refused {describe_action(action)}",
@@ -287,9 +335,11 @@ class _Run:
         wanted = f"rejected with {code}" + (f" ({rule})" if rule else "")
         can_export = self.subject.handshake.can("export")
         before = (_canonical(self.export()) if can_export else None, self.decision())
+        self.require_drivable(before[1])
         result: JSON = self.call("apply", self.subject.apply, action)
         if result["accepted"]:
             raise self.stop(Outcome.ILLEGAL_ACCEPTED, expected=wanted, actual="accepted",
+                            cause=accepted_illegal(action, code),
                             message=f"the engine accepted {describe_action(action)}", rules=(rule,))
         rejection = result.get("rejection") or {}
         got = f"rejected with {rejection.get('code')} ({rejection.get('rule', '')}): {rejection.get('message', '')}"
@@ -300,12 +350,17 @@ class _Run:
             where = changed.path if changed is not None else "(state)"
             detail = f"{where} changed from {show(changed.expected)} to {show(changed.actual)}" if changed else ""
             raise self.stop(Outcome.FAIL, expected="the state unchanged by a rejected action (DEC-4)",
+                            cause=differs_after(action, f"rejected:{where}"),
                             actual=detail, message=f"rejecting {describe_action(action)} changed the state",
                             rules=(rule, "DEC-4"))
-        if rejection.get("code") != code or (rule and rejection.get("rule") != rule):
+        if rejection.get("code") != code:
             raise self.stop(Outcome.FAIL, expected=wanted, actual=got,
                             message=f"{describe_action(action)} was rejected for another reason",
-                            rules=(rule, str(rejection.get("rule", ""))))
+                            rules=(rule, str(rejection.get("rule", ""))),
+                            cause=other_code(action, str(rejection.get("code", "")), code))
+        if rule and rejection.get("rule") != rule:
+            self.notes.append(f"step {step.number}: {code} cites rule {rejection.get('rule')!r}, "
+                              f"the reference cites {rule}")
         return []
 
     def check_snapshot(self, expected: JSON, label: str) -> None:
@@ -315,27 +370,32 @@ class _Run:
             line = self.scenario.end_line if label == "expect_end" else None
             prefix = f"{self.scenario.file}:{line}: " if line else ""
             raise self.stop(Outcome.FAIL, expected=want, actual=got, where=line is None,
-                            message=f"{prefix}{label}: {mismatch.path or 'the state'} differs")
+                            message=f"{prefix}{label}: {mismatch.path or 'the state'} differs",
+                            cause=differs_after(self.last_action(), mismatch.path or "state"))
 
     def check_decision(self, expected: JSON | str) -> None:
         pending = self.decision()
         if expected == "none":
             if pending is not None:
                 raise self.stop(Outcome.FAIL, expected="decision = none (the game is over)",
+                                cause=differs_after(self.last_action(), "decision"),
                                 actual=f"decision = {show(pending)}", message="the game should be over")
             return
         if pending is None:
             raise self.stop(Outcome.FAIL, expected=f"decision = {show(expected)}",
-                            actual="no pending decision (the game is over)", message="the game ended early")
+                            actual="no pending decision (the game is over)", message="the game ended early",
+                            cause=differs_after(self.last_action(), "decision"))
         mismatch = first_mismatch(expected, pending, "decision")
         if mismatch is not None:
             want, got = mismatch.describe()
-            raise self.stop(Outcome.FAIL, expected=want, actual=got, message=f"{mismatch.path} differs")
+            raise self.stop(Outcome.FAIL, expected=want, actual=got, message=f"{mismatch.path} differs",
+                            cause=differs_after(self.last_action(), mismatch.path))
 
     def check_events(self, expected: list[JSON], events: list[JSON]) -> None:
         for want in expected:
             if not any(first_mismatch(want, event) is None for event in events):
                 raise self.stop(Outcome.FAIL, expected=f"an event matching {show(want)}",
+                                cause=differs_after(self.last_action(), f"events.{want.get('type')}"),
                                 actual=f"events: {show(events, 600)}",
                                 message=f"no {want.get('type')} event matches")
 

@@ -168,9 +168,11 @@ def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> D
         if pinned and diagnosis.reject is not None:
             code, rule = diagnosis.reject
             steps.append({"do": pinned[0], "reject": {"code": code, "rule": rule}})
+        facts: JSON = {"missing": missing, "extra": extra}
+        if diagnosis.reject is not None:
+            facts["reject"] = {"code": diagnosis.reject[0], "rule": diagnosis.reject[1]}
         return Divergence(case, diagnosis.rules, outcome, diagnosis.message, describe(case.expected),
-                          describe(actual), tuple(steps),
-                          {"missing": missing, "extra": extra})
+                          describe(actual), tuple(steps), facts)
     if follow:
         for f in case.follow:
             found = _check_follow(subject, row, case, snapshot, f)
@@ -194,7 +196,7 @@ def _check_follow(subject: Subject, row: Row, case: Case, snapshot: JSON, f: Fol
             return Divergence(case, (rule,), Outcome.ILLEGAL_ACCEPTED,
                               f"accepts {describe([f.action])}; the model rejects it ({rule}, {code})",
                               f"rejected: {code} ({rule})", "accepted", (*prelude, step))
-        if rejection.get("rule") != rule:
+        if rejection.get("code") != code:
             return Divergence(case, (rule,), Outcome.FAIL,
                               f"rejects {describe([f.action])} citing {rejection.get('rule')!r}"
                               f" ({rejection.get('code')}); the model's reason is {rule} ({code})",

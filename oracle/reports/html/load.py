@@ -1,5 +1,6 @@
 """Reading JSON reports (``oracle check --report-json``) for the site and the badge, tolerating fields that
-older or newer reports lack or add (``sources``, ``causes``, per-check ``notes``, ``run.complete``)."""
+older or newer reports lack or add (``sources``, ``causes``, per-check ``notes``, ``run.complete``,
+``coverage``, which older reports get from their results)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,15 @@ class Cause:
 
 
 @dataclass(frozen=True)
+class Coverage:
+    """How many checks citing one rule or card ran, passed, and were unsupported (never counted as run)."""
+
+    ran: int = 0
+    passed: int = 0
+    unsupported: int = 0
+
+
+@dataclass(frozen=True)
 class Report:
     """One engine's run: who, with which oracle, whether it finished, and every result."""
 
@@ -90,6 +100,8 @@ class Report:
     results: tuple[Result, ...]
     sources: dict[str, Source]
     causes: tuple[Cause, ...]
+    rule_coverage: dict[str, Coverage]
+    card_coverage: dict[str, Coverage]
 
 
 class _Reader:
@@ -187,6 +199,30 @@ def _cause(reader: _Reader, raw: Any, index: int) -> Cause:
     )
 
 
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _coverage(raw: object) -> dict[str, Coverage] | None:
+    if not isinstance(raw, dict):
+        return None
+    return {str(key): Coverage(_count(t.get("ran")), _count(t.get("passed")), _count(t.get("unsupported")))
+            for key, t in raw.items() if isinstance(t, dict)}
+
+
+def _coverage_of(results: tuple[Result, ...], keys: str) -> dict[str, Coverage]:
+    """The coverage a report without one implies: every rule id or card id its results cite."""
+    out: dict[str, Coverage] = {}
+    for result in results:
+        for key in dict.fromkeys(result.rules if keys == "rules" else result.cards):
+            t = out.get(key, Coverage())
+            if result.outcome is Outcome.UNSUPPORTED:
+                out[key] = Coverage(t.ran, t.passed, t.unsupported + 1)
+            else:
+                out[key] = Coverage(t.ran + 1, t.passed + (result.outcome is Outcome.PASS), t.unsupported)
+    return out
+
+
 def parse_report(data: Any, path: Path) -> Report:
     """A report document, checked field by field (the first problem raises :class:`ReportError`)."""
     reader = _Reader(path)
@@ -212,6 +248,10 @@ def parse_report(data: Any, path: Path) -> Report:
         )
     raw_causes = top.get("causes", [])
     causes = tuple(_cause(reader, raw, i) for i, raw in enumerate(raw_causes if isinstance(raw_causes, list) else []))
+    raw_coverage = top.get("coverage")
+    raw_coverage = raw_coverage if isinstance(raw_coverage, dict) else {}
+    rule_coverage = _coverage(raw_coverage.get("rules"))
+    card_coverage = _coverage(raw_coverage.get("cards"))
     duration = run.get("duration", 0.0)
     complete = run.get("complete", True) is not False
     stopped = run.get("stopped", "")
@@ -240,6 +280,8 @@ def parse_report(data: Any, path: Path) -> Report:
         results=results,
         sources=sources,
         causes=causes,
+        rule_coverage=rule_coverage if rule_coverage is not None else _coverage_of(results, "rules"),
+        card_coverage=card_coverage if card_coverage is not None else _coverage_of(results, "cards"),
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from oracle.reports.html.load import Result
+from oracle.reports.html.load import Coverage, Result
 from oracle.reports.html.markup import esc, href, outcome_symbol, page, status_badge, tally_text, verdict_badge
 from oracle.reports.html.page_report import is_failure, summary
 from oracle.reports.html.tally import Column, Matrix, Status, Tally
@@ -27,10 +27,19 @@ def _implementations(matrix: Matrix) -> str:
             f"<td><code>{esc(report.impl)}</code></td>"
             f"<td>{verdict_badge(report.verdict)}</td>"
             f'<td class="figure">{esc(score.text)}</td><td>{len(report.results)}</td>'
+            f"<td>{_exercised(report.rule_coverage)}</td><td>{_exercised(report.card_coverage)}</td>"
             f"<td>{esc(', '.join(report.suites))}</td><td>{esc(report.date)}</td></tr>")
     return ('<section id="implementations"><h2>Implementations</h2><table class="impls"><thead><tr>'
             "<th>implementation</th><th>--impl</th><th>verdict</th><th>passes / checks run</th><th>checks</th>"
+            "<th>rules exercised</th><th>cards exercised</th>"
             f'<th>suites</th><th>date</th></tr></thead><tbody>{"".join(rows)}</tbody></table></section>')
+
+
+def _exercised(coverage: dict[str, Coverage]) -> str:
+    """``87 of 104`` (run by at least one check), with how many of those passed every check."""
+    ran = [t for t in coverage.values() if t.ran]
+    clean = sum(t.passed == t.ran for t in ran)
+    return f'{len(ran)} of {len(coverage)} <span class="muted">({clean} all passed)</span>'
 
 
 def _option(value: str) -> str:

@@ -1,10 +1,13 @@
 """The page of one report: verdict and figure, totals by outcome, causes, the rule tree (group → rule →
-checks), the card grid, and every failure with expected/actual, its scenario and its reproduce command."""
+checks), the card grid, the coverage of the rules catalogue, and every failure with expected/actual, its
+scenario and its reproduce command."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from oracle.cards import catalogue
-from oracle.reports.html.load import Report, Result
+from oracle.reports.html.load import Coverage, Report, Result
 from oracle.reports.html.markup import (
     anchor_id,
     copy_button,
@@ -148,6 +151,26 @@ def _card_grid(report: Report) -> str:
     return f'<section id="cards"><h2>Cards</h2><div class="grid">{"".join(tiles)}</div></section>'
 
 
+def _coverage_rows(tallies: dict[str, Coverage], name: Callable[[str], str]) -> str:
+    return "".join(f'<tr class="{"" if t.ran else "zero"}"><td>{esc(name(key))}</td><td class="num">{t.ran}</td>'
+                   f'<td class="num">{t.passed}</td><td class="num">{t.unsupported}</td></tr>'
+                   for key, t in tallies.items())
+
+
+def _coverage_table(label: str, tallies: dict[str, Coverage], name: Callable[[str], str]) -> str:
+    exercised = sum(t.ran > 0 for t in tallies.values())
+    return (f"<details><summary>{exercised} of {len(tallies)} {label}s exercised by a check that ran</summary>"
+            f'<table class="totals coverage"><thead><tr><th>{esc(label)}</th><th>ran</th><th>passed</th>'
+            f"<th>unsupported</th></tr></thead><tbody>{_coverage_rows(tallies, name)}</tbody></table></details>")
+
+
+def _coverage(report: Report) -> str:
+    return ('<section id="coverage"><h2>Coverage of the rules catalogue</h2><p class="muted">How many checks '
+            "citing each rule id and card ran and passed; unsupported checks are shown apart, never as run."
+            f"</p>{_coverage_table('rule', report.rule_coverage, str)}"
+            f"{_coverage_table('card', report.card_coverage, card_name)}</section>")
+
+
 def _field(label: str, value: str) -> str:
     return f"<dt>{esc(label)}</dt><dd>{value}</dd>" if value else ""
 
@@ -211,11 +234,11 @@ def _failures(report: Report) -> str:
 def report_page(column: Column, matrix_page: str | None) -> str:
     """The whole page of one report; ``matrix_page`` links back to the matrix when there is one."""
     report = column.report
-    nav = "".join(f'<a href="#{part}">{part}</a>' for part in ("totals", "rules", "cards", "failures"))
+    nav = "".join(f'<a href="#{part}">{part}</a>' for part in ("totals", "rules", "cards", "coverage", "failures"))
     if report.causes:
         nav = f'<a href="#causes">causes</a>{nav}'
     if matrix_page:
         nav = f'<a href="{esc(matrix_page)}">matrix</a>{nav}'
     body = "\n".join([_header(column, matrix_page), _causes(report), _totals(report), _rule_tree(report),
-                      _card_grid(report), _failures(report)])
+                      _card_grid(report), _coverage(report), _failures(report)])
     return page(f"{report.engine} {report.version}: Vale Oracle report", body, nav)

@@ -1,0 +1,235 @@
+"""Failing checks grouped by cause: a signature that does not depend on which check found the deviation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from oracle.protocol import ANSWERS
+from oracle.results import CheckResult, Outcome
+
+JSON = dict[str, Any]
+
+CAUSE_KEY = "cause"
+"""The key of a result's ``details`` that holds its :class:`CauseFacts` (as JSON)."""
+
+_INDEX = re.compile(r"\[\d+\]")
+_METHOD = re.compile(r"^([a-z_]+): ")
+_FAULTS = (Outcome.ERROR, Outcome.TIMEOUT, Outcome.INCOMPLETE)
+
+
+class Verdict(str, Enum):
+    """The engine's verdict set against the reference's."""
+
+    ACCEPTS = "accepts"
+    """The engine accepts (or lists as legal) an action the reference rejects with ``code``."""
+    REJECTS = "rejects"
+    """The engine rejects with ``code`` (or does not list) an action the reference accepts."""
+    DIFFERS = "differs"
+    """After an action of kind ``kind`` the state or pending decision differs at ``field``."""
+    FAULT = "fault"
+    """The engine raised, hung or answered outside the protocol in method ``field``."""
+    OTHER_CODE = "other-code"
+    """Both reject, the engine with ``code``, the reference with ``reference_code``."""
+    OTHER = "other"
+    """A failure the oracle cannot place more precisely (grouped by suite and rule)."""
+
+
+_TITLES = {
+    Verdict.ACCEPTS: "accepted where the reference rejects with {code} ({kind})",
+    Verdict.REJECTS: "rejected with {code} where the reference accepts ({kind})",
+    Verdict.DIFFERS: "{field} differs after an action of kind {kind}",
+    Verdict.FAULT: "engine {kind} in {field}",
+    Verdict.OTHER_CODE: "rejected with {code} where the reference rejects with {reference_code} ({kind})",
+    Verdict.OTHER: "{kind}: {field}",
+}
+
+
+def decision_kind(action_type: object) -> str:
+    """The decision kind an action of this type answers (``summon`` answers ``actions``); the type itself when
+    no single kind takes it."""
+    kinds = [kind.value for kind, answers in ANSWERS.items() if any(a.value == action_type for a in answers)]
+    return kinds[0] if len(kinds) == 1 else str(action_type)
+
+
+def field_pattern(path: str) -> str:
+    """A snapshot path without its indices: ``players[1].score`` becomes ``players[*].score``."""
+    return _INDEX.sub("[*]", path)
+
+
+@dataclass(frozen=True)
+class CauseFacts:
+    """What a failing check knows about why it failed, independent of the check (docs/reports.md, Causes).
+
+    ``kind`` is the decision kind answered for accept/reject verdicts, the action type done before a
+    difference, or the fault kind; ``code`` the engine's rejection code (the reference's for ACCEPTS).
+    """
+
+    verdict: Verdict
+    kind: str
+    code: str = ""
+    reference_code: str = ""
+    field: str = ""
+
+    @property
+    def signature(self) -> str:
+        parts = [self.verdict.value, self.kind, self.code or self.field]
+        if self.verdict is Verdict.OTHER_CODE:
+            parts.append(self.reference_code)
+        return "/".join(p or "-" for p in parts)
+
+    @property
+    def title(self) -> str:
+        return _TITLES[self.verdict].format(kind=self.kind or "any", code=self.code or "no code",
+                                            reference_code=self.reference_code or "no code",
+                                            field=self.field or "the state")
+
+    @property
+    def rank(self) -> int:
+        """Accept/reject mismatches first, code-only differences last."""
+        return {Verdict.ACCEPTS: 0, Verdict.REJECTS: 0, Verdict.OTHER_CODE: 2}.get(self.verdict, 1)
+
+    def to_json(self) -> JSON:
+        return {"verdict": self.verdict.value, "kind": self.kind, "code": self.code,
+                "reference_code": self.reference_code, "field": self.field}
+
+    @staticmethod
+    def from_json(data: object) -> CauseFacts | None:
+        if not isinstance(data, dict):
+            return None
+        try:
+            verdict = Verdict(data.get("verdict"))
+        except ValueError:
+            return None
+        return CauseFacts(verdict, str(data.get("kind", "")), str(data.get("code", "")),
+                          str(data.get("reference_code", "")), str(data.get("field", "")))
+
+
+def accepted_illegal(action: JSON, reference_code: str) -> CauseFacts:
+    return CauseFacts(Verdict.ACCEPTS, decision_kind(action.get("type")), reference_code)
+
+
+def rejected_legal(action: JSON, engine_code: str) -> CauseFacts:
+    return CauseFacts(Verdict.REJECTS, decision_kind(action.get("type")), engine_code)
+
+
+def other_code(action: JSON, engine_code: str, reference_code: str) -> CauseFacts:
+    return CauseFacts(Verdict.OTHER_CODE, decision_kind(action.get("type")), engine_code, reference_code)
+
+
+def differs_after(action: JSON | None, path: str) -> CauseFacts:
+    kind = str(action.get("type")) if action is not None else "new_game"
+    return CauseFacts(Verdict.DIFFERS, kind, field=field_pattern(path))
+
+
+def _from_divergence(divergence: JSON) -> CauseFacts | None:
+    """The facts of a fuzzer divergence (``vale_invariants.trace.Divergence.to_json``)."""
+    kind = divergence.get("kind")
+    action = divergence.get("action") if isinstance(divergence.get("action"), dict) else None
+    rejection = divergence.get("rejection") if isinstance(divergence.get("rejection"), dict) else {}
+    code = str((rejection or {}).get("code", ""))
+    if kind == "legal":
+        extra, missing = divergence.get("extra") or [], divergence.get("missing") or []
+        if extra and isinstance(extra[0], dict):
+            return accepted_illegal(extra[0], code)
+        if missing and isinstance(missing[0], dict):
+            return rejected_legal(missing[0], "")
+        return None
+    if kind in ("rejected", "probe") and action is not None:
+        return accepted_illegal(action, code)
+    if kind == "accepted" and action is not None:
+        return rejected_legal(action, code)
+    if kind in ("state", "decision"):
+        field = str(divergence.get("field", ""))
+        return differs_after(action, field if kind == "state" else f"decision.{field}".rstrip("."))
+    return None
+
+
+def _from_z3(details: JSON) -> CauseFacts | None:
+    """The facts of a Z3 counterexample: the actions it lists that the model does not, or the reverse."""
+    extra, missing = details.get("extra") or [], details.get("missing") or []
+    reject = details.get("reject") if isinstance(details.get("reject"), dict) else {}
+    if extra and isinstance(extra[0], dict):
+        return accepted_illegal(extra[0], str((reject or {}).get("code", "")))
+    if missing and isinstance(missing[0], dict):
+        return rejected_legal(missing[0], "")
+    return None
+
+
+def cause_of(result: CheckResult) -> CauseFacts:
+    """The facts a failing result carries, or the best the oracle can say from its outcome."""
+    details = result.details
+    facts = CauseFacts.from_json(details.get(CAUSE_KEY))
+    if facts is None and isinstance(details.get("divergence"), dict):
+        facts = _from_divergence(details["divergence"])
+    if facts is None and result.suite == "z3":
+        facts = _from_z3(details)
+    if facts is not None:
+        return facts
+    if result.outcome in _FAULTS:
+        method = _METHOD.match(result.message)
+        return CauseFacts(Verdict.FAULT, result.outcome.value, field=method.group(1) if method else "the run")
+    return CauseFacts(Verdict.OTHER, result.suite, field=", ".join(result.rules) or result.outcome.value)
+
+
+@dataclass(frozen=True)
+class Cause:
+    """The failing checks that share one signature, and the smallest scenario that shows it."""
+
+    facts: CauseFacts
+    members: tuple[CheckResult, ...]
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(r for m in self.members for r in m.rules))
+
+    @property
+    def smallest(self) -> CheckResult:
+        """The member easiest to replay: a scenario before a game, then the fewest steps."""
+        return min(self.members, key=lambda r: (r.suite != "scenarios", r.step or 0, r.id))
+
+    @property
+    def smallest_text(self) -> str:
+        best = self.smallest
+        saved = best.details.get("scenario")
+        if isinstance(saved, str) and saved:
+            return f"{best.id} (scenario: {saved})"
+        return f"{best.id}: {best.reproduce}" if best.reproduce else best.id
+
+    def to_json(self) -> JSON:
+        best = self.smallest
+        out: JSON = {"signature": self.facts.signature, "title": self.facts.title, "kind": self.facts.verdict.value,
+                     "facts": self.facts.to_json(), "count": len(self.members),
+                     "checks": [m.id for m in self.members], "rules": list(self.rules),
+                     "smallest": self.smallest_text}
+        text = best.details.get("scenario_text")
+        if isinstance(text, str) and text:
+            out["smallest_scenario"] = text
+        return out
+
+
+def group_causes(failures: Iterable[CheckResult]) -> list[Cause]:
+    """Failing results grouped by signature: accept/reject mismatches first, code-only differences last, and
+    within each the causes with most checks first."""
+    groups: dict[str, tuple[CauseFacts, list[CheckResult]]] = {}
+    for result in failures:
+        facts = cause_of(result)
+        groups.setdefault(facts.signature, (facts, []))[1].append(result)
+    causes = [Cause(facts, tuple(members)) for facts, members in groups.values()]
+    return sorted(causes, key=lambda c: (c.facts.rank, -len(c.members), c.facts.signature))
+
+
+def causes_headline(causes: Sequence[Cause]) -> str:
+    """``3 causes, 31 failing checks``."""
+    checks = sum(len(c.members) for c in causes)
+    return (f"{len(causes)} cause{'s' if len(causes) != 1 else ''}, "
+            f"{checks} failing check{'s' if checks != 1 else ''}")
+
+
+def notes_of(result: CheckResult) -> list[str]:
+    """The notes a check carries (an engine's rule id that differs from the reference's, DEC notes)."""
+    notes = result.details.get("notes")
+    return [str(n) for n in notes] if isinstance(notes, list) else []
