@@ -66,7 +66,9 @@ def _position(scenario: Scenario) -> str:
 def _is_positive(scenario: Scenario) -> bool:
     """A step without ``reject`` that makes the engine act or states what it must do."""
     return scenario.expect_end is not None or any(
-        step.reject is None and (step.do is not None or step.legal or step.expect is not None or step.decision)
+        step.reject is None
+        and (step.do is not None or step.legal or step.legal_exactly is not None
+             or step.expect is not None or step.decision)
         for step in scenario.steps
     )
 

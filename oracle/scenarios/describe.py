@@ -75,6 +75,9 @@ def step_lines(step: Step) -> list[str]:
         lines.append(f"      note: {step.note}")
     lines += [f"      before: legal: {describe_action(a)}" for a in step.legal]
     lines += [f"      before: not legal: {describe_action(a)}" for a in step.not_legal]
+    if step.legal_exactly is not None:
+        exactly = "; ".join(describe_action(a) for a in step.legal_exactly) or "nothing"
+        lines.append(f"      before: legal, exactly: {exactly}")
     if step.expect is not None:
         lines += [f"      then: {text}" for text in partial_text(step.expect)]
     if step.decision is not None:

@@ -36,6 +36,7 @@ class Step:
     events: list[JSON] | None = None
     legal: list[JSON] = field(default_factory=list)
     not_legal: list[JSON] = field(default_factory=list)
+    legal_exactly: list[JSON] | None = None
     note: str = ""
     probe: bool = False
 

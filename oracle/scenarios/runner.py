@@ -205,6 +205,8 @@ class _Run:
     def run_step(self, step: Step) -> None:
         if step.legal or step.not_legal:
             self.check_legal(step)
+        if step.legal_exactly is not None:
+            self.check_legal_exactly(step.legal_exactly)
         events: list[JSON] = []
         if step.do is not None:
             events = self.rejected(step, step.do) if step.reject is not None else self.accepted(step, step.do)
@@ -236,6 +238,24 @@ class _Run:
                     actual="listed as legal",
                     message=f"the engine lists {describe_action(action)} as legal",
                 )
+
+    def check_legal_exactly(self, wanted: list[JSON]) -> None:
+        """The engine lists exactly these actions, in any order (payments compared in canonical form)."""
+        assert self.subject is not None
+        listed: list[JSON] = self.call("legal_actions", self.subject.legal_actions)
+        listed_keys = {canonical_action(a): a for a in listed}
+        wanted_keys = {canonical_action(a): a for a in wanted}
+        missing = [describe_action(a) for k, a in wanted_keys.items() if k not in listed_keys]
+        extra = [describe_action(a) for k, a in listed_keys.items() if k not in wanted_keys]
+        if missing or extra:
+            parts = ([f"missing: {'; '.join(missing)}"] if missing else []) + (
+                [f"not expected: {'; '.join(extra[:12])}{'; …' if len(extra) > 12 else ''}"] if extra else [])
+            raise self.stop(
+                Outcome.FAIL,
+                expected=f"exactly {len(wanted_keys)} legal action(s)",
+                actual=f"{len(listed_keys)} listed; " + "; ".join(parts),
+                message="the legal actions differ from legal_exactly",
+            )
 
     def strictness(self, action: JSON) -> None:
         """The pending decision must belong to the action's player and be one the action answers."""
