@@ -108,11 +108,12 @@ def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
     setup = new_setup(players, context.options.seed + first, first_player=first)
     try:
         subject = context.eut.fresh()
+        declared = dict(subject.handshake.variants)
         subject.new_game(setup)
         actual = canonical(subject.export())
     except EngineFault as fault:
         return [fault_result("setup", check.id, check.title, fault, rules=("SETUP-1",))]
-    reference = ReferenceEngine()
+    reference = ReferenceEngine(declared)
     reference.new_game(setup)
     expected = canonical(reference.export())
     where = first_difference(expected, actual)

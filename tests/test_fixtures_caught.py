@@ -23,6 +23,7 @@ FIXTURES = {
     "vale_fixtures.hydra_draws_from_nothing": "DECK-1",
     "vale_fixtures.reveals_from_the_bottom": "HUNT-1",
     "vale_fixtures.tile_kept_after_return": "ART-6",
+    "vale_fixtures.kappa_per_stone_undeclared": "RUL-1",
 }
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from oracle.cards import catalogue
 from oracle.model import Stones
 from oracle.reference.state import MAX_PLAYERS, MIN_PLAYERS, Frame, GameState, Phase, PlayerState, Setup
+from oracle.rules import variant_problem
 
 JSON = dict[str, Any]
 FORMAT = "vale-oracle/snapshot/1"
@@ -90,13 +91,18 @@ def _card_list(data: JSON, key: str, where: str) -> list[str]:
     return list(value)
 
 
-def parse_setup(data: JSON) -> Setup:
+def parse_setup(data: JSON, declared: dict[str, str] | None = None) -> Setup:
+    """The set-up; ``declared`` are the variants the engine declares (played where the set-up names none)."""
     players = _field(data, "players", int, "setup.")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise SnapshotError(f"setup.players: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
     variants = data.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(v, str) for v in variants.values()):
         raise SnapshotError("setup.variants: must be an object of strings")
+    for name, value in variants.items():
+        problem = variant_problem(str(name), value)
+        if problem:
+            raise SnapshotError(f"setup.variants.{name}: {problem}")
     rounds = data.get("rounds", 10)
     artifacts = bool(data.get("artifacts", False))
     end_score = data.get("end_score", 80 if artifacts else 60)
@@ -120,6 +126,7 @@ def parse_setup(data: JSON) -> Setup:
         artifacts=artifacts,
         variants=tuple(sorted(variants.items())),
         advanced_tiles=tuple(advanced) if artifacts else (),
+        declared=tuple(sorted((declared or {}).items())),
     )
 
 
@@ -130,11 +137,12 @@ def tiles_for(setup: Setup) -> list[str]:
     return sorted(base + list(setup.advanced_tiles))
 
 
-def load_state(data: JSON) -> GameState:
-    """Build a state from a canonical snapshot, checking every field and card conservation."""
+def load_state(data: JSON, declared: dict[str, str] | None = None) -> GameState:
+    """Build a state from a canonical snapshot, checking every field and card conservation (``declared``: the
+    engine's declared variants)."""
     if not isinstance(data, dict):
         raise SnapshotError("snapshot: must be a JSON object")
-    setup = parse_setup(_field(data, "setup", dict, ""))
+    setup = parse_setup(_field(data, "setup", dict, ""), declared)
     round_number = _field(data, "round", int, "")
     if not 1 <= round_number <= setup.rounds:
         raise SnapshotError(f"round: must be from 1 to {setup.rounds}, got {round_number}")

@@ -25,6 +25,7 @@ import oracle
 from oracle.cards import catalogue
 from oracle.given import GivenError, complete_snapshot
 from oracle.rules import rules as rules_catalogue
+from oracle.rules import variant_problem
 from oracle.scenarios.locate import KeyPath, key_lines, line_of
 from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
 from oracle.scenarios.model import JSON, Scenario, ScenarioError, Step
@@ -277,7 +278,7 @@ def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
     for i, rule_id in enumerate(data["rules"]):
         check.rule(rule_id, ("rules", i))
     cards = tuple(check.card(name, ("cards", i)) for i, name in enumerate(data.get("cards", [])))
-    given = check.snapshot_cards(data["given"], ("given",))
+    given = _with_required_variants(check, data, check.snapshot_cards(data["given"], ("given",)))
     _no_absence_marker(check, data["given"], ("given",))
     if not check.errors:
         _check_given(check, given)
@@ -299,6 +300,29 @@ def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
         end_line=check.line(("expect_end",)),
         raw=data,
     )
+
+
+def _with_required_variants(check: _FileCheck, data: JSON, given: JSON) -> JSON:
+    """``requires = ["variant:RUL-1=per_stone"]`` makes the position play that variant (``setup.variants``);
+    every variant named must be in the rules catalogue, and a position may not name another value."""
+    named = dict(given.get("setup", {}).get("variants", {}))
+    for name, value in named.items():
+        problem = variant_problem(name, value)
+        if problem:
+            check.error(("given", "setup", "variants", name), problem)
+    for i, feature in enumerate(data.get("requires", [])):
+        if not feature.startswith("variant:"):
+            continue
+        name, _, value = feature.removeprefix("variant:").partition("=")
+        problem = variant_problem(name, value)
+        if problem:
+            check.error(("requires", i), problem)
+        elif named.get(name, value) != value:
+            check.error(("requires", i), f"given.setup.variants names {name} = {named[name]!r}, requires {value!r}")
+        named[name] = value
+    if not named:
+        return given
+    return {**given, "setup": {**given.get("setup", {}), "variants": named}}
 
 
 def _no_absence_marker(check: _FileCheck, value: object, path: KeyPath) -> None:

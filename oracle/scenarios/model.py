@@ -61,6 +61,12 @@ class Scenario:
     raw: JSON = field(default_factory=dict, compare=False)
 
     @property
+    def variants(self) -> dict[str, str]:
+        """The variant values the scenario plays (``setup.variants`` of its position, filled from ``requires``)."""
+        named = self.given.get("setup", {}).get("variants", {})
+        return {str(k): str(v) for k, v in named.items()}
+
+    @property
     def reject_rules(self) -> tuple[str, ...]:
         """The rule ids named by the steps' ``reject`` tables."""
         out: list[str] = []

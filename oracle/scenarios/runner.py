@@ -21,10 +21,13 @@ from oracle.harness import EngineFault, Handshake, Subject, describe_fault
 from oracle.narrate import action_text
 from oracle.protocol import ANSWERS, DecisionKind
 from oracle.results import CheckResult, Outcome
+from oracle.rules import variants
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
 from oracle.scenarios.model import JSON, Scenario, Step
 
 SUITE = "scenarios"
+VARIANT_UNSUPPORTED = "the scenario depends on"
+"""How the reason starts when a scenario plays a variant value the engine does not declare."""
 DEFAULT_SCENARIO_TIMEOUT = 10.0
 
 
@@ -51,12 +54,35 @@ def missing_features(scenario: Scenario, handshake: Handshake) -> list[str]:
         elif feature == "artifacts":
             ok = handshake.artifacts
         else:
-            name, _, value = feature.removeprefix("variant:").partition("=")
-            declared = handshake.variants.get(name)
-            ok = declared is not None and value in {declared, *(v.strip() for v in declared.split(","))}
+            continue
         if not ok:
             missing.append(feature)
     return missing
+
+
+def declared_variants(handshake: Handshake) -> dict[str, str]:
+    """The value the engine follows for every variant of the catalogue (the project's ruling when it declares
+    none)."""
+    return {rule: handshake.variants.get(rule, variant.default) for rule, variant in variants().items()}
+
+
+def pinned_variants(scenario: Scenario) -> dict[str, str]:
+    """The variant values the scenario depends on: those it plays, and the project's ruling for every variant
+    rule it names without a value."""
+    pinned = {rule: variant.default for rule, variant in variants().items()
+              if rule in scenario.rules or rule in scenario.reject_rules}
+    return {**pinned, **scenario.variants}
+
+
+def variant_mismatch(scenario: Scenario, handshake: Handshake) -> str:
+    """'' when the engine follows every variant value the scenario depends on, else which it does not."""
+    declared = declared_variants(handshake)
+    different = [f"{rule}={value}" for rule, value in sorted(pinned_variants(scenario).items())
+                 if declared.get(rule) != value]
+    if not different:
+        return ""
+    follows = ", ".join(f"{rule.split('=')[0]}={declared[rule.split('=')[0]]}" for rule in different)
+    return f"{VARIANT_UNSUPPORTED} {', '.join(different)}; the engine declares {follows}"
 
 
 def player_count(scenario: Scenario) -> int:
@@ -70,6 +96,9 @@ def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
     missing = missing_features(scenario, handshake)
     if missing:
         return f"the engine does not declare {', '.join(missing)} (required by the scenario)"
+    mismatch = variant_mismatch(scenario, handshake)
+    if mismatch:
+        return mismatch
     players = player_count(scenario)
     if players not in handshake.players:
         declared = ", ".join(str(p) for p in handshake.players)
