@@ -152,3 +152,43 @@ def test_every_artifact_tile_is_used_by_a_scenario() -> None:
     text = "\n".join(p.read_text(encoding="utf-8") for p in default_dir().rglob("*.toml"))
     unused = sorted(t.id for t in catalogue().tiles.values() if f'"{t.id}"' not in text)
     assert [] == unused
+
+
+# ---------------------------------------------------------------- scenarios that depend on a variant
+
+KAPPA, GARGOYLE = "base-water-02", "base-earth-04"
+
+
+def _kappa_or_gargoyle_sees_two_stones(scenario: Scenario) -> bool:
+    """RUL-1's situation: Kappa (Gargoyle) could be in play while a summon pays 2 or more blue (purple) stones."""
+    in_play = set(scenario.cards) | {c for p in scenario.given.get("players", []) for c in p.get("area", [])}
+    for step in scenario.steps:
+        payment = (step.do or {}).get("payment") if (step.do or {}).get("type") == "summon" else None
+        if not isinstance(payment, dict):
+            continue
+        if (KAPPA in in_play and payment.get("blue", 0) >= 2) or (GARGOYLE in in_play and payment.get("purple", 0) >= 2):
+            return True
+    return False
+
+
+VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones}
+
+
+def test_every_variant_has_its_situation_here() -> None:
+    from oracle.rules import variants
+
+    assert sorted(variants()) == sorted(VARIANT_SITUATIONS)
+
+
+def test_every_scenario_in_a_variants_situation_names_the_ruling() -> None:
+    """Such a scenario is ``unsupported`` for an engine declaring another value, so it must say so."""
+    from oracle.scenarios.runner import pinned_variants
+
+    loaded = load_dir(default_dir())
+    for rule, situation in VARIANT_SITUATIONS.items():
+        assert [] != [s.id for s in loaded.scenarios if situation(s)], f"no scenario is in {rule}'s situation"
+    unnamed = sorted(
+        (rule, s.id) for s in loaded.scenarios for rule, situation in VARIANT_SITUATIONS.items()
+        if situation(s) and rule not in pinned_variants(s)
+    )
+    assert [] == unnamed
