@@ -166,7 +166,8 @@ def _kappa_or_gargoyle_sees_two_stones(scenario: Scenario) -> bool:
         payment = (step.do or {}).get("payment") if (step.do or {}).get("type") == "summon" else None
         if not isinstance(payment, dict):
             continue
-        if (KAPPA in in_play and payment.get("blue", 0) >= 2) or (GARGOYLE in in_play and payment.get("purple", 0) >= 2):
+        kappa = KAPPA in in_play and payment.get("blue", 0) >= 2
+        if kappa or (GARGOYLE in in_play and payment.get("purple", 0) >= 2):
             return True
     return False
 
