@@ -135,3 +135,65 @@ def test_the_absence_marker_is_allowed_for_a_square_marker_and_turn_player() -> 
 def test_canonical_action_keeps_payments_comparable() -> None:
     assert canonical_action({"type": "summon", "player": 0, "card": "c", "payment": {"red": 1}}) \
         == canonical_action({"type": "summon", "player": 0, "card": "c", "payment": {"red": 1, "blue": 0, "purple": 0}})
+
+
+# ---------------------------------------------------------------- new games
+
+NEW_GAME = """\
+id = "X-1"
+title = "t"
+rules = ["SETUP-2"]
+source = "test"
+
+[new_game]
+players = 3
+first_player = 2
+deck = ["Imp", "Kappa"]
+
+[[steps]]
+expect = { players = [ { score = 2 }, { score = 3 }, { score = 1 } ] }
+"""
+
+
+def test_new_game_completes_the_deck_after_its_top_cards() -> None:
+    scenario, errors = parse_text(NEW_GAME, Path("X-1.toml"))
+    assert [] == [str(e) for e in errors]
+    assert scenario is not None and scenario.new_game is not None
+    assert ["base-fire-02", "base-water-02"] == scenario.new_game["deck"][:2]
+    assert 70 == len(scenario.new_game["deck"])
+    assert {"players": 3} == scenario.given["setup"]
+
+
+def test_given_and_new_game_together_are_located() -> None:
+    text = NEW_GAME.replace("[new_game]", "[given]\nround = 1\n\n[new_game]")
+    assert ["X-1.toml:1: id: a scenario starts from exactly one of given (a position) and new_game"] \
+        == errors_of(text)
+
+
+def test_neither_given_nor_new_game_is_located() -> None:
+    text = NEW_GAME.replace('[new_game]\nplayers = 3\nfirst_player = 2\ndeck = ["Imp", "Kappa"]\n', "")
+    assert ["X-1.toml:1: id: a scenario starts from exactly one of given (a position) and new_game"] \
+        == errors_of(text)
+
+
+def test_a_first_player_outside_the_table_is_located() -> None:
+    text = NEW_GAME.replace("first_player = 2", "first_player = 3")
+    assert ["X-1.toml:6: new_game: the reference cannot start this game: setup.first_player: must be a player "
+            "index below 3, got 3"] == errors_of(text)
+
+
+def test_a_deck_card_listed_twice_is_located() -> None:
+    text = NEW_GAME.replace('deck = ["Imp", "Kappa"]', 'deck = ["Imp", "imp"]')
+    assert ["X-1.toml:9: new_game.deck: a card is listed twice"] == errors_of(text)
+
+
+def test_an_expansion_card_in_a_base_deck_is_located() -> None:
+    text = NEW_GAME.replace('deck = ["Imp", "Kappa"]', 'deck = ["Loki"]')
+    assert ["X-1.toml:9: new_game.deck: art-wind-05 is not in this game's deck (expansion cards need "
+            "expansion = true)"] == errors_of(text)
+
+
+def test_an_unknown_deck_card_is_located() -> None:
+    text = NEW_GAME.replace('deck = ["Imp", "Kappa"]', 'deck = ["Impp"]')
+    assert ["X-1.toml:9: new_game.deck[0]: unknown card 'Impp' (no card has that name or id); did you mean 'Imp'?"] \
+        == errors_of(text)

@@ -152,6 +152,8 @@ class _FileCheck:
                         self.error((*path, key), f"unknown key {key!r} (known here: {', '.join(known)})")
             elif err.validator == "anyOf" and len(path) == 2 and path[0] == "steps":
                 self.error(path, "a step needs at least one of do, expect, decision, legal, not_legal, legal_exactly")
+            elif err.validator == "oneOf" and not path:
+                self.error(("id",), "a scenario starts from exactly one of given (a position) and new_game")
             elif err.validator == "required":
                 self.error(path, err.message.replace("is a required property", "is required"))
             else:
@@ -278,10 +280,16 @@ def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
     for i, rule_id in enumerate(data["rules"]):
         check.rule(rule_id, ("rules", i))
     cards = tuple(check.card(name, ("cards", i)) for i, name in enumerate(data.get("cards", [])))
-    given = _with_required_variants(check, data, check.snapshot_cards(data["given"], ("given",)))
-    _no_absence_marker(check, data["given"], ("given",))
-    if not check.errors:
-        _check_given(check, given)
+    new_game: JSON | None = None
+    if "new_game" in data:
+        given = _with_required_variants(check, data, {"setup": _new_game_setup(data["new_game"])})
+        if not check.errors:
+            new_game = _check_new_game(check, data["new_game"], given["setup"])
+    else:
+        given = _with_required_variants(check, data, check.snapshot_cards(data["given"], ("given",)))
+        _no_absence_marker(check, data["given"], ("given",))
+        if not check.errors:
+            _check_given(check, given)
     steps = tuple(_build_step(check, i, raw) for i, raw in enumerate(data["steps"]))
     expect_end = check.snapshot_cards(data["expect_end"], ("expect_end",)) if "expect_end" in data else None
     return Scenario(
@@ -299,7 +307,44 @@ def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
         line=check.line(("id",)),
         end_line=check.line(("expect_end",)),
         raw=data,
+        new_game=new_game,
     )
+
+
+NEW_GAME_ONLY = ("first_player", "deck")
+
+
+def _new_game_setup(raw: JSON) -> JSON:
+    """The set-up part of ``new_game`` (everything but the first player and the deck)."""
+    return {k: v for k, v in raw.items() if k not in NEW_GAME_ONLY}
+
+
+def _check_new_game(check: _FileCheck, raw: JSON, setup: JSON) -> JSON | None:
+    """The complete ``new_game`` set-up: the deck's top cards as given, then every other card of the game in
+    card-id order; the reference must be able to start it."""
+    from oracle.reference.engine import ReferenceEngine, SetupError
+
+    top = check.cards(list(raw.get("deck", [])), ("new_game", "deck"))
+    if check.errors:
+        return None
+    if len(set(top)) != len(top):
+        check.error(("new_game", "deck"), "a card is listed twice")
+        return None
+    expansion = bool(setup.get("expansion") or setup.get("artifacts"))
+    cards = catalogue().in_sets(["base", "artifacts"] if expansion else ["base"])
+    outside = [c for c in top if c not in {card.id for card in cards}]
+    if outside:
+        check.error(("new_game", "deck"), f"{outside[0]} is not in this game's deck (expansion cards need "
+                                          "expansion = true)")
+        return None
+    full = {**setup, "first_player": raw.get("first_player", 0),
+            "deck": top + sorted(c.id for c in cards if c.id not in top)}
+    try:
+        ReferenceEngine().new_game(full)
+    except SetupError as exc:
+        check.error(("new_game",), f"the reference cannot start this game: {exc}")
+        return None
+    return full
 
 
 def _with_required_variants(check: _FileCheck, data: JSON, given: JSON) -> JSON:

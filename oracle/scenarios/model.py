@@ -59,6 +59,9 @@ class Scenario:
     line: int
     end_line: int = 0
     raw: JSON = field(default_factory=dict, compare=False)
+    new_game: JSON | None = None
+    """The complete set-up sent to ``new_game`` (deck in full) when the scenario starts a game instead of
+    loading a position; ``given`` then holds only its ``setup``."""
 
     @property
     def variants(self) -> dict[str, str]:

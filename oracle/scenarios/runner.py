@@ -103,7 +103,7 @@ def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
     if players not in handshake.players:
         declared = ", ".join(str(p) for p in handshake.players)
         return f"the engine does not declare {players}-player games (it declares {declared})"
-    if not handshake.can("load"):
+    if scenario.new_game is None and not handshake.can("load"):
         return "the engine cannot load snapshots (no 'load' capability)"
     needs_export = scenario.expect_end is not None or any(s.expect is not None for s in scenario.steps)
     if needs_export and not handshake.can("export"):
@@ -213,7 +213,10 @@ class _Run:
             reason = self.unsupported(self.subject.handshake)
             if reason:
                 return self.result(Outcome.UNSUPPORTED, message=reason, where=False)
-            self.call("load", self.subject.load_snapshot, complete_snapshot(self.scenario.given))
+            if self.scenario.new_game is not None:
+                self.call("new_game", self.subject.new_game, self.scenario.new_game)
+            else:
+                self.call("load", self.subject.load_snapshot, complete_snapshot(self.scenario.given))
             for step in self.scenario.steps:
                 self.step = step
                 self.run_step(step)
