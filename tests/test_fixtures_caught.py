@@ -24,6 +24,7 @@ FIXTURES = {
     "vale_fixtures.reveals_from_the_bottom": "HUNT-1",
     "vale_fixtures.tile_kept_after_return": "ART-6",
     "vale_fixtures.kappa_per_stone_undeclared": "RUL-1",
+    "vale_fixtures.ends_at_once_undeclared": "END-1",
 }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from oracle.cards import catalogue
 from oracle.check import load_suites
+from oracle.given import complete_snapshot
 from oracle.rules import rules
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
@@ -172,7 +173,18 @@ def _kappa_or_gargoyle_sees_two_stones(scenario: Scenario) -> bool:
     return False
 
 
-VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones}
+def _someone_has_the_end_score(scenario: Scenario) -> bool:
+    """END-1's situation: a player holds or reaches the end score (in the position or in an expected state)."""
+    if scenario.new_game is not None:
+        return False
+    position = complete_snapshot(scenario.given)
+    expected = [step.expect for step in scenario.steps if step.expect is not None] + [scenario.expect_end or {}]
+    scores = [p["score"] for p in position["players"]] + [
+        p.get("score", 0) for state in expected for p in state.get("players", []) if isinstance(p, dict)]
+    return bool(max(scores) >= position["setup"]["end_score"])
+
+
+VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones, "END-1": _someone_has_the_end_score}
 
 
 def test_every_variant_has_its_situation_here() -> None:

@@ -179,11 +179,14 @@ def test_check_variant_is_for_the_reference_only() -> None:
 # ---------------------------------------------------------------- fixtures
 
 
-def test_the_fixture_declaring_per_stone_passes_the_scenarios() -> None:
+@pytest.mark.parametrize(("fixture", "own_scenario"), [
+    ("kappa_per_stone_declared", "RUL-1-per-stone-gargoyle-two-purple"),
+    ("ends_at_once_declared", "END-1-immediately-ends-mid-effect"),
+])
+def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture: str, own_scenario: str) -> None:
     from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
 
     load_suites()
-    results = run_check(EngineUnderTest.load("vale_fixtures.kappa_per_stone_declared", 5.0), CheckOptions(),
-                        ["scenarios"])
+    results = run_check(EngineUnderTest.load(f"vale_fixtures.{fixture}", 5.0), CheckOptions(), ["scenarios"])
     assert [] == [r.id for r in results if not r.outcome.ok]
-    assert "pass" == next(r.outcome.value for r in results if r.id == "RUL-1-per-stone-gargoyle-two-purple")
+    assert "pass" == next(r.outcome.value for r in results if r.id == own_scenario)
