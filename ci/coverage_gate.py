@@ -127,10 +127,12 @@ def _run_scenarios() -> tuple[str, ...]:
     loaded = load_dir(default_dir())
     if loaded.errors:
         raise GateError(f"{len(loaded.errors)} invalid scenario file(s), first: {loaded.errors[0]}")
-    eut = EngineUnderTest.load("oracle.reference", 5.0)
+    from oracle.reference.declared import impl_for
+
     failed = []
     for scenario in loaded.scenarios:
-        result = run_scenario(eut, scenario)
+        impl = impl_for(scenario.variants) if scenario.variants else "oracle.reference"
+        result = run_scenario(EngineUnderTest.load(impl, 5.0), scenario)
         if not result.outcome.ok:
             failed.append(f"{scenario.id}: {result.outcome.value}: {result.message}")
     return tuple(failed)

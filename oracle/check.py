@@ -37,6 +37,9 @@ class CheckOptions:
     unit_timeout: float = DEFAULT_UNIT_TIMEOUT
     """Wall-clock seconds the supervisor allows one unit with no budget of its own (a whole game)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    variants: tuple[tuple[str, str], ...] = ()
+    """``--variant``: the rule variants the reference under check declares and plays (its ``--impl`` is then
+    ``oracle.reference.declared:RULE=VALUE,...``)."""
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -206,6 +206,23 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")
 
 
+def _declared_variants(pairs: Iterable[str], impl: str) -> dict[str, str]:
+    """``--variant RUL-1=per_stone``: variants of the rules catalogue, for the reference only (another engine
+    declares its variants in its handshake)."""
+    from oracle.reference.declared import parse_declared
+
+    pairs = list(pairs)
+    if not pairs:
+        return {}
+    if impl != DEFAULT_IMPL:
+        raise bad_input(f"--variant checks the reference ({DEFAULT_IMPL}) playing a variant; {impl} declares its "
+                        "variants in its handshake")
+    try:
+        return parse_declared(",".join(pairs))
+    except ValueError as exc:
+        raise bad_input(f"--variant: {exc}") from None
+
+
 def check_command(
     impl: Annotated[str, typer.Option(metavar="ENGINE",
         help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
@@ -257,6 +274,9 @@ def check_command(
         help="check the whole bounded Z3 domain instead of a sample")] = False,
     validate_protocol: Annotated[bool, typer.Option(metavar="",
         help="validate every message a cmd: engine sends against the wire JSON Schemas (slow)")] = False,
+    variant: Annotated[list[str] | None, typer.Option(
+        help="check the reference playing this rule variant, RULE=VALUE (repeatable; see oracle/data/rules.toml)")]
+        = None,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
@@ -281,6 +301,11 @@ def check_command(
         raise bad_input("--time-budget must be more than 0 seconds")
     if max_failures is not None and max_failures < 1:
         raise bad_input("--max-failures must be 1 or more")
+    declared = _declared_variants(split_values(variant), impl)
+    if declared:
+        from oracle.reference.declared import impl_for
+
+        impl = impl_for(declared)
     targets = ReportTargets(report_json, junit_xml, markdown, markdown_append)
     targets.refuse_unwritable()
     echo: Echo = (lambda text: typer.echo(text, err=True)) if targets.json_to_stdout else typer.echo
@@ -324,7 +349,8 @@ def check_command(
         enable_protocol_validation()
         extra["validate_protocol"] = True
     options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
-                           cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra)
+                           cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra,
+                           variants=tuple(sorted(declared.items())))
 
     supervisor = Supervisor(impl, timeout, options, jobs=jobs)
     try:

@@ -112,6 +112,7 @@ def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
     setup = new_setup(players, context.options.seed + first, first_player=first)
     try:
         subject = context.eut.fresh()
+        declared = dict(subject.handshake.variants)
         subject.new_game(setup)
         actual = canonical(subject.export())
     except EngineFault as fault:
@@ -120,7 +121,7 @@ def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
     if subject.handshake.can("internal_shuffle"):
         setup = adopt_deck(setup, actual)
         details["deck"] = "adopted from the engine, which shuffles inside (internal_shuffle): its order is not checked"
-    reference = ReferenceEngine()
+    reference = ReferenceEngine(declared)
     reference.new_game(setup)
     expected = canonical(reference.export())
     where = first_difference(expected, actual)

@@ -1,4 +1,4 @@
-"""The rules catalogue (``oracle/data/rules.toml``): every rule id the project cites."""
+"""The rules catalogue (``oracle/data/rules.toml``): every rule id the project cites, and the rule variants."""
 
 from __future__ import annotations
 
@@ -27,15 +27,60 @@ class Rule:
     checked_by: str = ""
 
 
-def load_rules(path: Path) -> dict[str, Rule]:
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A reading of a rule a reasonable engine may follow instead of the project's: ``values[0]`` is the
+    project's ruling (what an engine declaring nothing follows), each value is described in ``meanings``."""
+
+    rule: str
+    values: tuple[str, ...]
+    meanings: tuple[str, ...]
+    source: str
+
+    @property
+    def default(self) -> str:
+        return self.values[0]
+
+
+def _read(path: Path) -> dict[str, object]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise RulesDataError(f"{path}: cannot read ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesDataError(f"{path}: not valid TOML ({exc})") from None
+
+
+def load_variants(path: Path, known: dict[str, Rule]) -> dict[str, Variant]:
+    """The ``[[variant]]`` tables: ``rule`` (a catalogue id), ``values`` and ``meanings`` (same length, the
+    project's ruling first), ``source``."""
+    variants: dict[str, Variant] = {}
+    entries = _read(path).get("variant", [])
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
+        where = f"{path}: variant[{i}]"
+        rule = entry.get("rule")
+        if rule not in known:
+            raise RulesDataError(f"{where}: rule must be a rule id of the catalogue, got {rule!r}")
+        if rule in variants:
+            raise RulesDataError(f"{where}: duplicate variant for {rule!r}")
+        values, meanings = entry.get("values"), entry.get("meanings")
+        if not isinstance(values, list) or len(values) < 2 or not all(isinstance(v, str) and v for v in values):
+            raise RulesDataError(f"{where}: values must list at least two names, the project's ruling first")
+        if len(set(values)) != len(values):
+            raise RulesDataError(f"{where}: values must be different")
+        if not isinstance(meanings, list) or len(meanings) != len(values):
+            raise RulesDataError(f"{where}: meanings must describe each value, in the order of values")
+        if not isinstance(entry.get("source"), str) or not entry["source"]:
+            raise RulesDataError(f"{where}: field 'source' must be a non-empty string")
+        variants[rule] = Variant(rule, tuple(values), tuple(str(m) for m in meanings), entry["source"])
+    return variants
+
+
+def load_rules(path: Path) -> dict[str, Rule]:
+    data = _read(path)
     rules: dict[str, Rule] = {}
-    for i, entry in enumerate(data.get("rule", [])):
+    entries = data.get("rule", [])
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
         where = f"{path}: rule[{i}]"
         for key in ("id", "group", "kind", "text", "source"):
             if not isinstance(entry.get(key), str) or not entry[key]:
@@ -60,3 +105,19 @@ def load_rules(path: Path) -> dict[str, Rule]:
 def rules() -> dict[str, Rule]:
     """The project's rules catalogue, by id."""
     return load_rules(RULES_FILE)
+
+
+@cache
+def variants() -> dict[str, Variant]:
+    """The rule variants, by the rule id they read otherwise."""
+    return load_variants(RULES_FILE, rules())
+
+
+def variant_problem(name: str, value: str) -> str:
+    """Why ``name = value`` is not a variant of the catalogue ('' when it is)."""
+    known = variants()
+    if name not in known:
+        return f"unknown variant {name!r} (the rules catalogue has variants for {', '.join(sorted(known))})"
+    if value not in known[name].values:
+        return f"variant {name} has no value {value!r} (its values: {', '.join(known[name].values)})"
+    return ""

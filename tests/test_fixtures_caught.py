@@ -20,6 +20,11 @@ FIXTURES = {
     "vale_fixtures.totem_pole_on_tengu": "ART-10",
     "vale_fixtures.same_artifact_twice": "ART-3",
     "vale_fixtures.third_extra_area": "ART-8",
+    "vale_fixtures.hydra_draws_from_nothing": "DECK-1",
+    "vale_fixtures.reveals_from_the_bottom": "HUNT-1",
+    "vale_fixtures.tile_kept_after_return": "ART-6",
+    "vale_fixtures.kappa_per_stone_undeclared": "RUL-1",
+    "vale_fixtures.ends_at_once_undeclared": "END-1",
 }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from oracle.cards import catalogue
 from oracle.check import load_suites
+from oracle.given import complete_snapshot
 from oracle.rules import rules
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
@@ -66,7 +67,9 @@ def _position(scenario: Scenario) -> str:
 def _is_positive(scenario: Scenario) -> bool:
     """A step without ``reject`` that makes the engine act or states what it must do."""
     return scenario.expect_end is not None or any(
-        step.reject is None and (step.do is not None or step.legal or step.expect is not None or step.decision)
+        step.reject is None
+        and (step.do is not None or step.legal or step.legal_exactly is not None
+             or step.expect is not None or step.decision)
         for step in scenario.steps
     )
 
@@ -150,3 +153,55 @@ def test_every_artifact_tile_is_used_by_a_scenario() -> None:
     text = "\n".join(p.read_text(encoding="utf-8") for p in default_dir().rglob("*.toml"))
     unused = sorted(t.id for t in catalogue().tiles.values() if f'"{t.id}"' not in text)
     assert [] == unused
+
+
+# ---------------------------------------------------------------- scenarios that depend on a variant
+
+KAPPA, GARGOYLE = "base-water-02", "base-earth-04"
+
+
+def _kappa_or_gargoyle_sees_two_stones(scenario: Scenario) -> bool:
+    """RUL-1's situation: Kappa (Gargoyle) could be in play while a summon pays 2 or more blue (purple) stones."""
+    in_play = set(scenario.cards) | {c for p in scenario.given.get("players", []) for c in p.get("area", [])}
+    for step in scenario.steps:
+        payment = (step.do or {}).get("payment") if (step.do or {}).get("type") == "summon" else None
+        if not isinstance(payment, dict):
+            continue
+        kappa = KAPPA in in_play and payment.get("blue", 0) >= 2
+        if kappa or (GARGOYLE in in_play and payment.get("purple", 0) >= 2):
+            return True
+    return False
+
+
+def _someone_has_the_end_score(scenario: Scenario) -> bool:
+    """END-1's situation: a player holds or reaches the end score (in the position or in an expected state)."""
+    if scenario.new_game is not None:
+        return False
+    position = complete_snapshot(scenario.given)
+    expected = [step.expect for step in scenario.steps if step.expect is not None] + [scenario.expect_end or {}]
+    scores = [p["score"] for p in position["players"]] + [
+        p.get("score", 0) for state in expected for p in state.get("players", []) if isinstance(p, dict)]
+    return bool(max(scores) >= position["setup"]["end_score"])
+
+
+VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones, "END-1": _someone_has_the_end_score}
+
+
+def test_every_variant_has_its_situation_here() -> None:
+    from oracle.rules import variants
+
+    assert sorted(variants()) == sorted(VARIANT_SITUATIONS)
+
+
+def test_every_scenario_in_a_variants_situation_names_the_ruling() -> None:
+    """Such a scenario is ``unsupported`` for an engine declaring another value, so it must say so."""
+    from oracle.scenarios.runner import pinned_variants
+
+    loaded = load_dir(default_dir())
+    for rule, situation in VARIANT_SITUATIONS.items():
+        assert [] != [s.id for s in loaded.scenarios if situation(s)], f"no scenario is in {rule}'s situation"
+    unnamed = sorted(
+        (rule, s.id) for s in loaded.scenarios for rule, situation in VARIANT_SITUATIONS.items()
+        if situation(s) and rule not in pinned_variants(s)
+    )
+    assert [] == unnamed

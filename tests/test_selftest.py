@@ -28,9 +28,12 @@ def _report(*results: tuple[str, tuple[str, ...]]) -> JSON:
 
 
 def test_every_fixture_module_with_an_engine_gets_a_plan() -> None:
-    names = [p.name for p in plans()]
+    every = [p.name for p in plans()]
     modules = sorted(m.name for m in pkgutil.iter_modules(vale_fixtures.__path__))
-    assert REFERENCE == names[0]
+    assert REFERENCE == every[0]
+    assert ["reference END-1=immediately", "reference RUL-1=per_stone"] == [
+        n for n in every[1:] if n.startswith(f"{REFERENCE} ")]
+    names = [n for n in every if not n.startswith(f"{REFERENCE} ")]
     assert sorted(names[1:]) == names[1:]
     skipped = [m for m in modules if m not in names]
     assert "broken" in skipped

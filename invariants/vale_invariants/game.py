@@ -96,7 +96,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             else:
                 subject.load_snapshot(start)
             if settings.lockstep:
-                reference = ReferenceEngine()
+                reference = ReferenceEngine(subject.handshake.variants)
                 self.reference = reference
                 if start is None:
                     self._reference(0, "new_game", lambda: reference.new_game(setup))

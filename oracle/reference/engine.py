@@ -24,8 +24,10 @@ class SetupError(ValueError):
 class ReferenceEngine:
     """The rules as the project reads them; every other engine is compared against this one."""
 
-    def __init__(self) -> None:
+    def __init__(self, declared: dict[str, str] | None = None) -> None:
+        """``declared``: rule variants this engine declares and plays where a set-up or snapshot names none."""
         load_handlers()
+        self.declared = dict(declared or {})
         self.table: Table | None = None
         self.spec: DecisionSpec | None = None
         self._decision_json: tuple[DecisionSpec, JSON] | None = None
@@ -33,7 +35,9 @@ class ReferenceEngine:
         replaces it)."""
 
     def handshake(self) -> JSON:
-        return reference_handshake(ENGINE_NAME, __version__)
+        shake = reference_handshake(ENGINE_NAME, __version__)
+        shake["variants"] = {**shake["variants"], **self.declared}
+        return shake
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -41,7 +45,7 @@ class ReferenceEngine:
     def new_game(self, setup: JSON) -> list[JSON]:  # pragma: no cover - scenarios start from snapshots
         """SETUP-1..3: seat the players, give starting points 1..4 from the first player, lay the deck."""
         try:
-            parsed = parse_setup(setup)
+            parsed = parse_setup(setup, self.declared)
         except SnapshotError as exc:
             raise SetupError(str(exc)) from None
         first = setup.get("first_player", 0)
@@ -67,7 +71,7 @@ class ReferenceEngine:
         return self._take_events()
 
     def load(self, snapshot: JSON) -> None:
-        state = load_state(snapshot)
+        state = load_state(snapshot, self.declared)
         self.table = Table(state)
         self.spec = flow.settle(self.table)
         self.table.take_events()

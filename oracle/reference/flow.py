@@ -21,6 +21,7 @@ from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED,
 from oracle.reference.notes import PAID
 from oracle.reference.state import MAX_PLAYERS, EffectKind, Frame, FrameKind, Phase
 from oracle.reference.table import Table
+from oracle.rules import variants
 
 JSON = dict[str, Any]
 
@@ -29,6 +30,9 @@ def settle(table: Table) -> DecisionSpec | None:
     """Run automatic steps until a decision is pending (returned) or the game is over (None)."""
     state = table.state
     while True:
+        if _ends_at_once(table):
+            table.end_game(winners(table))
+            return None
         if table.recover_triggered():
             continue
         over = table.over_limit()
@@ -274,6 +278,19 @@ def _next_turn(table: Table) -> None:
         table.start_phase(Phase.RESOLUTION)
     else:
         _end_round(table)
+
+
+END_1 = "END-1"
+IMMEDIATELY = "immediately"
+
+
+def _ends_at_once(table: Table) -> bool:
+    """END-1's ``immediately`` variant: the game ends the moment a player has the end score, mid-round and
+    mid-effect (checked after every step of play)."""
+    state = table.state
+    if state.phase is Phase.GAME_OVER or state.setup.variant(END_1, variants()[END_1].default) != IMMEDIATELY:
+        return False
+    return max(p.score for p in state.players) >= state.setup.end_score
 
 
 def _end_round(table: Table) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 from oracle.cards import catalogue
 from oracle.model import Stones
 from oracle.reference.state import MAX_PLAYERS, MIN_PLAYERS, Frame, GameState, Phase, PlayerState, Setup
+from oracle.rules import variant_problem
 
 # Coverage: a line marked 'no cover - bad snapshot' only refuses a malformed snapshot, which no scenario can
 # load (the scenario loader refuses it first); one marked 'no cover - own bookkeeping' only reads back the
@@ -93,13 +94,18 @@ def _card_list(data: JSON, key: str, where: str) -> list[str]:
     return list(value)
 
 
-def parse_setup(data: JSON) -> Setup:
+def parse_setup(data: JSON, declared: dict[str, str] | None = None) -> Setup:
+    """The set-up; ``declared`` are the variants the engine declares (played where the set-up names none)."""
     players = _field(data, "players", int, "setup.")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:  # pragma: no cover - bad snapshot
         raise SnapshotError(f"setup.players: the game is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}")
     variants = data.get("variants", {})
     if not isinstance(variants, dict) or not all(isinstance(v, str) for v in variants.values()):
         raise SnapshotError("setup.variants: must be an object of strings")  # pragma: no cover - bad snapshot
+    for name, value in variants.items():
+        problem = variant_problem(str(name), value)
+        if problem:
+            raise SnapshotError(f"setup.variants.{name}: {problem}")  # pragma: no cover - bad snapshot
     rounds = data.get("rounds", 10)
     artifacts = bool(data.get("artifacts", False))
     end_score = data.get("end_score", 80 if artifacts else 60)
@@ -123,6 +129,7 @@ def parse_setup(data: JSON) -> Setup:
         artifacts=artifacts,
         variants=tuple(sorted(variants.items())),
         advanced_tiles=tuple(advanced) if artifacts else (),
+        declared=tuple(sorted((declared or {}).items())),
     )
 
 
@@ -133,11 +140,12 @@ def tiles_for(setup: Setup) -> list[str]:
     return sorted(base + list(setup.advanced_tiles))
 
 
-def load_state(data: JSON) -> GameState:
-    """Build a state from a canonical snapshot, checking every field and card conservation."""
+def load_state(data: JSON, declared: dict[str, str] | None = None) -> GameState:
+    """Build a state from a canonical snapshot, checking every field and card conservation (``declared``: the
+    engine's declared variants)."""
     if not isinstance(data, dict):  # pragma: no cover - bad snapshot
         raise SnapshotError("snapshot: must be a JSON object")
-    setup = parse_setup(_field(data, "setup", dict, ""))
+    setup = parse_setup(_field(data, "setup", dict, ""), declared)
     round_number = _field(data, "round", int, "")
     if not 1 <= round_number <= setup.rounds:  # pragma: no cover - bad snapshot
         raise SnapshotError(f"round: must be from 1 to {setup.rounds}, got {round_number}")

@@ -31,7 +31,8 @@ class Phase(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """What fixes a game before it starts. ``variants`` names the rule variants the engine follows."""
+    """What fixes a game before it starts. ``variants`` names the rule variants the set-up plays; ``declared``
+    (never exported) those the engine declares in its handshake, played where ``variants`` names none."""
 
     players: int
     rounds: int = 10
@@ -40,9 +41,10 @@ class Setup:
     artifacts: bool = False
     variants: tuple[tuple[str, str], ...] = ()
     advanced_tiles: tuple[str, ...] = ()
+    declared: tuple[tuple[str, str], ...] = ()
 
     def variant(self, name: str, default: str) -> str:
-        return dict(self.variants).get(name, default)
+        return dict(self.variants).get(name, dict(self.declared).get(name, default))
 
     def to_json(self) -> JSON:
         return {

@@ -506,8 +506,10 @@ class Table:
         self.emit("round_started", round=state.round, first_player=state.first_player)
 
     def end_game(self, winners: list[int]) -> None:
-        """END-1: the game is over; ``winners`` share the victory (END-2)."""
+        """END-1: the game is over; ``winners`` share the victory (END-2). Whatever was still resolving is
+        dropped (the game can end mid-effect under END-1's ``immediately`` variant)."""
         state = self.state
+        state.stack.clear()
         state.phase = Phase.GAME_OVER
         state.turn_player = None
         state.winners = list(winners)

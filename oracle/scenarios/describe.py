@@ -75,6 +75,9 @@ def step_lines(step: Step) -> list[str]:
         lines.append(f"      note: {step.note}")
     lines += [f"      before: legal: {describe_action(a)}" for a in step.legal]
     lines += [f"      before: not legal: {describe_action(a)}" for a in step.not_legal]
+    if step.legal_exactly is not None:
+        exactly = "; ".join(describe_action(a) for a in step.legal_exactly) or "nothing"
+        lines.append(f"      before: legal, exactly: {exactly}")
     if step.expect is not None:
         lines += [f"      then: {text}" for text in partial_text(step.expect)]
     if step.decision is not None:
@@ -100,6 +103,32 @@ def scenario_lines(scenario: Scenario) -> list[str]:
             card = catalogue().cards[card_id]
             lines.append(f"  {card.name} ({card.id}), {card.family.value}, cost {card.cost}")
             lines += [f"    {e.type.value}: {e.text}" for e in card.effects]
+    if scenario.new_game is not None:
+        lines += ["", "New game:", *new_game_lines(scenario.new_game)]
+    else:
+        lines += given_lines(scenario)
+    lines += ["", "Steps:"]
+    for step in scenario.steps:
+        lines += step_lines(step)
+    if scenario.expect_end is not None:
+        lines += ["", "At the end:"]
+        lines += [f"  {text}" for text in partial_text(scenario.expect_end)]
+    return lines
+
+
+def new_game_lines(setup: JSON) -> list[str]:
+    """``new_game``: the set-up, the first player and the deck's top cards (the rest in card-id order)."""
+    options = {k: v for k, v in setup.items() if k not in ("players", "first_player", "deck")}
+    top = list(setup.get("deck", []))[:8]
+    lines = [f"  {setup['players']} players, first player P{setup.get('first_player', 0)}",
+             f"  deck (top first): {value_text('draw_pile', top)}, …"]
+    if options:
+        lines.append(f"  setup: {value_text('setup', options)}")
+    return lines
+
+
+def given_lines(scenario: Scenario) -> list[str]:
+    lines: list[str] = []
     completed = complete_snapshot(scenario.given)
     setup = completed["setup"]
     turn = completed["turn_player"]
@@ -117,10 +146,4 @@ def scenario_lines(scenario: Scenario) -> list[str]:
         lines.append(f"  setup: {value_text('setup', extra_setup)}")
     lines += [f"  {text}" for text in partial_text(given)]
     lines.append("  (everything else as documented: no stones, empty hands and areas, the rest in the draw pile)")
-    lines += ["", "Steps:"]
-    for step in scenario.steps:
-        lines += step_lines(step)
-    if scenario.expect_end is not None:
-        lines += ["", "At the end:"]
-        lines += [f"  {text}" for text in partial_text(scenario.expect_end)]
     return lines

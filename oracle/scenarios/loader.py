@@ -25,13 +25,14 @@ import oracle
 from oracle.cards import catalogue
 from oracle.given import GivenError, complete_snapshot
 from oracle.rules import rules as rules_catalogue
+from oracle.rules import variant_problem
 from oracle.scenarios.locate import KeyPath, key_lines, line_of
-from oracle.scenarios.match import canonical_form
+from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
 from oracle.scenarios.model import JSON, Scenario, ScenarioError, Step
 from oracle.validation import schema as protocol_schema
 
 SCHEMA_FILE = Path(oracle.__file__).parent / "schemas" / "scenario.schema.json"
-SNAPSHOT_CARD_LISTS = ("actives_used", "display", "draw_pile", "discard_pile")
+SNAPSHOT_CARD_LISTS = ("actives_used", "display", "draw_pile", DRAW_PILE_TOP, "discard_pile")
 PLAYER_CARD_LISTS = ("hand", "area", "markers")
 # A ``do`` expected to be rejected with one of these codes is a probe: sent as written, it may name a card
 # that does not exist or break the action schema.
@@ -150,7 +151,9 @@ class _FileCheck:
                     if key not in known:
                         self.error((*path, key), f"unknown key {key!r} (known here: {', '.join(known)})")
             elif err.validator == "anyOf" and len(path) == 2 and path[0] == "steps":
-                self.error(path, "a step needs at least one of do, expect, decision, legal, not_legal")
+                self.error(path, "a step needs at least one of do, expect, decision, legal, not_legal, legal_exactly")
+            elif err.validator == "oneOf" and not path:
+                self.error(("id",), "a scenario starts from exactly one of given (a position) and new_game")
             elif err.validator == "required":
                 self.error(path, err.message.replace("is a required property", "is required"))
             else:
@@ -166,6 +169,10 @@ class _FileCheck:
             self.error(path, f"unknown rule id {rule_id!r} (not in the rules catalogue){hint}")
 
     def card(self, name: str, path: KeyPath, loose: bool = False) -> str:
+        if name == ABSENT:
+            self.error(path, f"{ABSENT!r} stands for a whole missing or null value (artifact = {ABSENT!r}), "
+                             "not for a card; an empty list is written []")
+            return name
         found = catalogue().by_name(name)
         if found is not None:
             return found.id
@@ -180,6 +187,9 @@ class _FileCheck:
         return [self.card(n, (*path, i)) for i, n in enumerate(names)]
 
     def snapshot_cards(self, partial: JSON, path: KeyPath) -> JSON:
+        if DRAW_PILE_TOP in partial and "draw_pile" in partial:
+            self.error((*path, DRAW_PILE_TOP), "give draw_pile (the whole pile) or draw_pile_top (its top cards), "
+                                               "not both")
         out = copy.deepcopy(partial)
         for key in SNAPSHOT_CARD_LISTS:
             if key in out:
@@ -270,9 +280,16 @@ def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
     for i, rule_id in enumerate(data["rules"]):
         check.rule(rule_id, ("rules", i))
     cards = tuple(check.card(name, ("cards", i)) for i, name in enumerate(data.get("cards", [])))
-    given = check.snapshot_cards(data["given"], ("given",))
-    if not check.errors:
-        _check_given(check, given)
+    new_game: JSON | None = None
+    if "new_game" in data:
+        given = _with_required_variants(check, data, {"setup": _new_game_setup(data["new_game"])})
+        if not check.errors:
+            new_game = _check_new_game(check, data["new_game"], given["setup"])
+    else:
+        given = _with_required_variants(check, data, check.snapshot_cards(data["given"], ("given",)))
+        _no_absence_marker(check, data["given"], ("given",))
+        if not check.errors:
+            _check_given(check, given)
     steps = tuple(_build_step(check, i, raw) for i, raw in enumerate(data["steps"]))
     expect_end = check.snapshot_cards(data["expect_end"], ("expect_end",)) if "expect_end" in data else None
     return Scenario(
@@ -290,7 +307,98 @@ def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
         line=check.line(("id",)),
         end_line=check.line(("expect_end",)),
         raw=data,
+        new_game=new_game,
     )
+
+
+NEW_GAME_ONLY = ("first_player", "deck")
+
+
+def _new_game_setup(raw: JSON) -> JSON:
+    """The set-up part of ``new_game`` (everything but the first player and the deck)."""
+    return {k: v for k, v in raw.items() if k not in NEW_GAME_ONLY}
+
+
+def _check_new_game(check: _FileCheck, raw: JSON, setup: JSON) -> JSON | None:
+    """The complete ``new_game`` set-up: the deck's top cards as given, then every other card of the game in
+    card-id order; the reference must be able to start it."""
+    from oracle.reference.engine import ReferenceEngine, SetupError
+
+    top = check.cards(list(raw.get("deck", [])), ("new_game", "deck"))
+    if check.errors:
+        return None
+    if len(set(top)) != len(top):
+        check.error(("new_game", "deck"), "a card is listed twice")
+        return None
+    expansion = bool(setup.get("expansion") or setup.get("artifacts"))
+    cards = catalogue().in_sets(["base", "artifacts"] if expansion else ["base"])
+    outside = [c for c in top if c not in {card.id for card in cards}]
+    if outside:
+        check.error(("new_game", "deck"), f"{outside[0]} is not in this game's deck (expansion cards need "
+                                          "expansion = true)")
+        return None
+    full = {**setup, "first_player": raw.get("first_player", 0),
+            "deck": top + sorted(c.id for c in cards if c.id not in top)}
+    try:
+        ReferenceEngine().new_game(full)
+    except SetupError as exc:
+        check.error(("new_game",), f"the reference cannot start this game: {exc}")
+        return None
+    return full
+
+
+def _with_required_variants(check: _FileCheck, data: JSON, given: JSON) -> JSON:
+    """``requires = ["variant:RUL-1=per_stone"]`` makes the position play that variant (``setup.variants``);
+    every variant named must be in the rules catalogue, and a position may not name another value."""
+    named = dict(given.get("setup", {}).get("variants", {}))
+    for name, value in named.items():
+        problem = variant_problem(name, value)
+        if problem:
+            check.error(("given", "setup", "variants", name), problem)
+    for i, feature in enumerate(data.get("requires", [])):
+        if not feature.startswith("variant:"):
+            continue
+        name, _, value = feature.removeprefix("variant:").partition("=")
+        problem = variant_problem(name, value)
+        if problem:
+            check.error(("requires", i), problem)
+        elif named.get(name, value) != value:
+            check.error(("requires", i), f"given.setup.variants names {name} = {named[name]!r}, requires {value!r}")
+        named[name] = value
+    if not named:
+        return given
+    return {**given, "setup": {**given.get("setup", {}), "variants": named}}
+
+
+def _no_absence_marker(check: _FileCheck, value: object, path: KeyPath) -> None:
+    """The absence marker states what the engine must report; a position says what there is instead."""
+    if value == ABSENT:
+        check.error(path, f"{ABSENT!r} belongs in expect, expect_end or decision; in given, leave the key out")
+    elif isinstance(value, dict):
+        for key, sub in value.items():
+            _no_absence_marker(check, sub, (*path, key))
+    elif isinstance(value, list):
+        for i, sub in enumerate(value):
+            _no_absence_marker(check, sub, (*path, i))
+
+
+def _legal_exactly(check: _FileCheck, raw: JSON, path: KeyPath) -> list[JSON] | None:
+    """``legal_exactly``: canonical, each action once, and alone (it already says what ``legal`` and
+    ``not_legal`` would)."""
+    if "legal_exactly" not in raw:
+        return None
+    where: KeyPath = (*path, "legal_exactly")
+    for other in ("legal", "not_legal"):
+        if other in raw:
+            check.error(where, f"legal_exactly lists every legal action; drop {other} from this step")
+    moves = [check.move(a, (*where, i)) for i, a in enumerate(raw["legal_exactly"])]
+    seen: dict[str, int] = {}
+    for i, move in enumerate(moves):
+        key = canonical_action(move)
+        if key in seen:
+            check.error((*where, i), f"the same action as entry {seen[key] + 1}")
+        seen.setdefault(key, i)
+    return moves
 
 
 def _check_given(check: _FileCheck, given: JSON) -> None:
@@ -330,6 +438,7 @@ def _build_step(check: _FileCheck, index: int, raw: JSON) -> Step:
         events=events if "events" in raw else None,
         legal=[check.move(a, (*path, "legal", i)) for i, a in enumerate(raw.get("legal", []))],
         not_legal=[check.move(a, (*path, "not_legal", i)) for i, a in enumerate(raw.get("not_legal", []))],
+        legal_exactly=_legal_exactly(check, raw, path),
         note=raw.get("note", ""),
         probe=probe,
     )

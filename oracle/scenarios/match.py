@@ -3,6 +3,8 @@
 * a table matches when each key it gives matches;
 * a list of tables matches entry by entry for the entries given;
 * a list of cards matches exactly, ignoring order except in ``draw_pile`` (top first) and a shuffle ``order``;
+* the absence marker ``"<absent>"`` matches a key that is missing or null (TOML cannot write null);
+* ``draw_pile_top`` matches the first cards of ``draw_pile``, top first;
 * anything else must be equal (a boolean is never equal to a number).
 """
 
@@ -21,6 +23,8 @@ UNORDERED_CARD_LISTS = frozenset({
 STONE_KEYS = frozenset({"stones", "payment", "paid", "before", "after"})
 COLOURS = ("red", "blue", "purple")
 MISSING = "<missing>"
+ABSENT = "<absent>"
+DRAW_PILE_TOP = "draw_pile_top"
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,15 @@ def first_mismatch(expected: object, actual: object, path: str = "", key: str = 
             return Mismatch(path, expected, actual)
         for name, want in expected.items():
             sub = f"{path}.{name}" if path else str(name)
+            if name == DRAW_PILE_TOP and isinstance(want, list):
+                found = _top_mismatch(want, actual.get("draw_pile", MISSING), sub)
+                if found is not None:
+                    return found
+                continue
+            if want == ABSENT:
+                if actual.get(name) is not None:
+                    return Mismatch(sub, ABSENT, actual[name])
+                continue
             if name not in actual:
                 if key in STONE_KEYS and name in COLOURS and want == 0:
                     continue
@@ -75,6 +88,14 @@ def first_mismatch(expected: object, actual: object, path: str = "", key: str = 
             return None
         return Mismatch(path, expected, actual)
     return None if _equal(expected, actual) else Mismatch(path, expected, actual)
+
+
+def _top_mismatch(top: list[Any], pile: object, path: str) -> Mismatch | None:
+    """``draw_pile_top``: the pile starts with these cards, in this order (top first)."""
+    if not isinstance(pile, list) or pile[: len(top)] != top:
+        shown = pile[: len(top)] if isinstance(pile, list) else pile
+        return Mismatch(path, top, shown)
+    return None
 
 
 def first_difference(before: object, after: object, path: str = "") -> Mismatch | None:
@@ -144,5 +165,7 @@ def show(value: object, limit: int = 400) -> str:
     """A compact, readable rendering (card names, JSON syntax), shortened past ``limit`` characters."""
     if value == MISSING:
         return "(missing)"
+    if value == ABSENT:
+        return "(absent or null)"
     text = json.dumps(names(value), ensure_ascii=False, default=str)
     return text if len(text) <= limit else text[: limit - 1] + "…"

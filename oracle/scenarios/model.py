@@ -36,6 +36,7 @@ class Step:
     events: list[JSON] | None = None
     legal: list[JSON] = field(default_factory=list)
     not_legal: list[JSON] = field(default_factory=list)
+    legal_exactly: list[JSON] | None = None
     note: str = ""
     probe: bool = False
 
@@ -58,6 +59,15 @@ class Scenario:
     line: int
     end_line: int = 0
     raw: JSON = field(default_factory=dict, compare=False)
+    new_game: JSON | None = None
+    """The complete set-up sent to ``new_game`` (deck in full) when the scenario starts a game instead of
+    loading a position; ``given`` then holds only its ``setup``."""
+
+    @property
+    def variants(self) -> dict[str, str]:
+        """The variant values the scenario plays (``setup.variants`` of its position, filled from ``requires``)."""
+        named = self.given.get("setup", {}).get("variants", {})
+        return {str(k): str(v) for k, v in named.items()}
 
     @property
     def reject_rules(self) -> tuple[str, ...]:

@@ -29,11 +29,14 @@ from oracle.reports.causes import (
     rejected_legal,
 )
 from oracle.results import CheckResult, Outcome
+from oracle.rules import variants
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
 from oracle.scenarios.model import JSON, Scenario, Step
 from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 
 SUITE = "scenarios"
+VARIANT_UNSUPPORTED = "the scenario depends on"
+"""How the reason starts when a scenario plays a variant value the engine does not declare."""
 DEFAULT_SCENARIO_TIMEOUT = 10.0
 
 
@@ -60,12 +63,35 @@ def missing_features(scenario: Scenario, handshake: Handshake) -> list[str]:
         elif feature == "artifacts":
             ok = handshake.artifacts
         else:
-            name, _, value = feature.removeprefix("variant:").partition("=")
-            declared = handshake.variants.get(name)
-            ok = declared is not None and value in {declared, *(v.strip() for v in declared.split(","))}
+            continue
         if not ok:
             missing.append(feature)
     return missing
+
+
+def declared_variants(handshake: Handshake) -> dict[str, str]:
+    """The value the engine follows for every variant of the catalogue (the project's ruling when it declares
+    none)."""
+    return {rule: handshake.variants.get(rule, variant.default) for rule, variant in variants().items()}
+
+
+def pinned_variants(scenario: Scenario) -> dict[str, str]:
+    """The variant values the scenario depends on: those it plays, and the project's ruling for every variant
+    rule it names without a value."""
+    pinned = {rule: variant.default for rule, variant in variants().items()
+              if rule in scenario.rules or rule in scenario.reject_rules}
+    return {**pinned, **scenario.variants}
+
+
+def variant_mismatch(scenario: Scenario, handshake: Handshake) -> str:
+    """'' when the engine follows every variant value the scenario depends on, else which it does not."""
+    declared = declared_variants(handshake)
+    different = [f"{rule}={value}" for rule, value in sorted(pinned_variants(scenario).items())
+                 if declared.get(rule) != value]
+    if not different:
+        return ""
+    follows = ", ".join(f"{rule.split('=')[0]}={declared[rule.split('=')[0]]}" for rule in different)
+    return f"{VARIANT_UNSUPPORTED} {', '.join(different)}; the engine declares {follows}"
 
 
 def player_count(scenario: Scenario) -> int:
@@ -79,11 +105,14 @@ def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
     missing = missing_features(scenario, handshake)
     if missing:
         return f"the engine does not declare {', '.join(missing)} (required by the scenario)"
+    mismatch = variant_mismatch(scenario, handshake)
+    if mismatch:
+        return mismatch
     players = player_count(scenario)
     if players not in handshake.players:
         declared = ", ".join(str(p) for p in handshake.players)
         return f"the engine does not declare {players}-player games (it declares {declared})"
-    if not handshake.can("load"):
+    if scenario.new_game is None and not handshake.can("load"):
         return "the engine cannot load snapshots (no 'load' capability)"
     if handshake.can("internal_shuffle") and any((s.do or {}).get("type") == "shuffle" for s in scenario.steps):
         return "the scenario chooses a shuffle order, and the engine shuffles inside (internal_shuffle)"
@@ -201,7 +230,10 @@ class _Run:
             reason = self.unsupported(self.subject.handshake)
             if reason:
                 return self.result(Outcome.UNSUPPORTED, message=reason, where=False)
-            self.call("load", self.subject.load_snapshot, complete_snapshot(self.scenario.given))
+            if self.scenario.new_game is not None:
+                self.call("new_game", self.subject.new_game, self.scenario.new_game)
+            else:
+                self.call("load", self.subject.load_snapshot, complete_snapshot(self.scenario.given))
             for step in self.scenario.steps:
                 self.step = step
                 self.run_step(step)
@@ -247,6 +279,8 @@ class _Run:
     def run_step(self, step: Step) -> None:
         if step.legal or step.not_legal:
             self.check_legal(step)
+        if step.legal_exactly is not None:
+            self.check_legal_exactly(step.legal_exactly)
         events: list[JSON] = []
         if step.do is not None:
             events = self.rejected(step, step.do) if step.reject is not None else self.accepted(step, step.do)
@@ -285,6 +319,24 @@ class _Run:
                     actual="listed as legal",
                     message=f"the engine lists {describe_action(action)} as legal",
                 )
+
+    def check_legal_exactly(self, wanted: list[JSON]) -> None:
+        """The engine lists exactly these actions, in any order (payments compared in canonical form)."""
+        assert self.subject is not None
+        listed: list[JSON] = self.call("legal_actions", self.subject.legal_actions)
+        listed_keys = {canonical_action(a): a for a in listed}
+        wanted_keys = {canonical_action(a): a for a in wanted}
+        missing = [describe_action(a) for k, a in wanted_keys.items() if k not in listed_keys]
+        extra = [describe_action(a) for k, a in listed_keys.items() if k not in wanted_keys]
+        if missing or extra:
+            parts = ([f"missing: {'; '.join(missing)}"] if missing else []) + (
+                [f"not expected: {'; '.join(extra[:12])}{'; …' if len(extra) > 12 else ''}"] if extra else [])
+            raise self.stop(
+                Outcome.FAIL,
+                expected=f"exactly {len(wanted_keys)} legal action(s)",
+                actual=f"{len(listed_keys)} listed; " + "; ".join(parts),
+                message="the legal actions differ from legal_exactly",
+            )
 
     def strictness(self, action: JSON) -> None:
         """The pending decision must belong to the action's player and be one the action answers."""

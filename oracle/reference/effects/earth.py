@@ -25,6 +25,7 @@ from oracle.reference.effects.steps import (
     hand_cards,
     other_summoned,
     recover_self,
+    times_triggered,
 )
 from oracle.reference.notes import DISCARD, TAKE, VICTIM
 from oracle.reference.table import Table
@@ -84,11 +85,11 @@ instant("base-earth-03", Effect((
 
 
 def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:
-    if summon.paid.purple >= 1:
-        table.gain_points(owner, 3, "base-earth-04")
+    table.gain_points(owner, 3 * times_triggered(table, summon.paid.purple), "base-earth-04")
 
 
-# base-earth-04 Gargoyle: ∞ 3 points once per summon paid with at least one purple stone (RUL-1; not its own: EFF-3).
+# base-earth-04 Gargoyle: ∞ 3 points once per summon paid with at least one purple stone (RUL-1, or per purple
+# stone under its per_stone variant; not its own: EFF-3).
 permanent("base-earth-04", Permanent(on_summon=_gargoyle, rule="RUL-1"))
 
 # base-earth-05 Basilisk: ⌛ choose: lose 0 & 1 red / lose 1 & 1 blue / lose 2 & 1 purple; prices need points (RUL-14).

@@ -19,6 +19,7 @@ from oracle.reference.notes import DISCARD, DRAWN, OPTIONS, RECOVER, SHELTERED, 
 from oracle.reference.payment import legal_payments
 from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
+from oracle.rules import variants
 
 Condition = Callable[[EffectContext], bool]
 
@@ -491,6 +492,19 @@ def resolve_active_of(ctx: EffectContext, card_id: str) -> None:
 
 
 # ---------------------------------------------------------------- effects several cards share
+
+RUL_1 = "RUL-1"
+PER_STONE = "per_stone"
+
+
+def times_triggered(table: Table, stones_paid: int) -> int:
+    """RUL-1: Kappa and Gargoyle trigger once for a summon paying at least one stone of their colour; under the
+    ``per_stone`` variant once for each such stone."""
+    if table.state.setup.variant(RUL_1, variants()[RUL_1].default) == PER_STONE:
+        return stones_paid
+    return 1 if stones_paid >= 1 else 0
+
+
 
 
 @dataclass(frozen=True)

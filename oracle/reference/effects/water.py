@@ -20,6 +20,7 @@ from oracle.reference.effects.steps import (
     gain_stones,
     points_then_chosen_player_discards,
     recover_self,
+    times_triggered,
 )
 from oracle.reference.notes import OPTIONS
 from oracle.reference.table import Table
@@ -38,11 +39,11 @@ instant("base-water-01", Effect((Do(_yuki_onna),), rule="RUL-16"))
 
 
 def _kappa(table: Table, owner: int, summon: SummonInfo) -> None:
-    if summon.paid.blue >= 1:
-        table.gain_points(owner, 2, "base-water-02")
+    table.gain_points(owner, 2 * times_triggered(table, summon.paid.blue), "base-water-02")
 
 
-# base-water-02 Kappa: ∞ 2 points once per summon paid with at least one blue stone (RUL-1; not its own: EFF-3).
+# base-water-02 Kappa: ∞ 2 points once per summon paid with at least one blue stone (RUL-1, or per blue stone
+# under its per_stone variant; not its own: EFF-3).
 permanent("base-water-02", Permanent(on_summon=_kappa, rule="RUL-1"))
 
 # base-water-03 Sea Spirit: ⌛ 1 point per blue stone held (a count, not a value).
