@@ -274,7 +274,7 @@ def check_command(
         help="check the whole bounded Z3 domain instead of a sample")] = False,
     validate_protocol: Annotated[bool, typer.Option(metavar="",
         help="validate every message a cmd: engine sends against the wire JSON Schemas (slow)")] = False,
-    variant: Annotated[list[str] | None, typer.Option(
+    variant: Annotated[list[str] | None, typer.Option(metavar="RULE=VALUE",
         help="check the reference playing this rule variant, RULE=VALUE (repeatable; see oracle/data/rules.toml)")]
         = None,
 ) -> None:

@@ -102,9 +102,9 @@ def test_observe_is_never_sent_to_an_engine_that_declared_1_0() -> None:
 
 
 def test_capabilities_of_a_newer_minor_version_are_ignored_and_typos_of_this_one_kept_for_refusal() -> None:
-    declared = ["export", "observe", "internal_shuffle"]
+    declared = ["export", "observe", "telepathy"]
     assert ["export"] == harness_capabilities(declared, "1.2")
-    assert ["export", "internal_shuffle"] == harness_capabilities(declared, "1.1")
+    assert ["export", "telepathy"] == harness_capabilities(declared, "1.1")
 
 
 def test_the_server_offers_observe_only_for_engines_of_1_1() -> None:

@@ -114,6 +114,8 @@ def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
         return f"the engine does not declare {players}-player games (it declares {declared})"
     if scenario.new_game is None and not handshake.can("load"):
         return "the engine cannot load snapshots (no 'load' capability)"
+    if handshake.can("internal_shuffle") and scenario.new_game is not None:
+        return "the scenario deals a given deck order, and the engine shuffles inside (internal_shuffle)"
     if handshake.can("internal_shuffle") and any((s.do or {}).get("type") == "shuffle" for s in scenario.steps):
         return "the scenario chooses a shuffle order, and the engine shuffles inside (internal_shuffle)"
     needs_export = scenario.expect_end is not None or any(s.expect is not None for s in scenario.steps)
