@@ -67,15 +67,24 @@ def selftest_command(
     reports: Annotated[Path | None, typer.Option(help="keep the JSON reports in this directory")] = None,
     html: Annotated[Path | None, typer.Option(help="also build the matrix of the reports into this directory")] = None,
     jobs: Annotated[int, typer.Option(help="runs at a time")] = 2,
+    only: Annotated[list[str] | None, typer.Option(
+        metavar="NAME", help="run only these plans (the reference or a fixture module's name; repeatable)")] = None,
 ) -> None:
     """Check the oracle itself: the reference clean, every broken fixture caught with its rule, every fault
     fixture given its fault, the minimal adapter passing."""
-    from oracle.selftest import run_selftest, table
+    from oracle.selftest import plans, run_selftest, table
 
+    chosen = None
+    if only:
+        known = {plan.name: plan for plan in plans()}
+        unknown = [name for name in only if name not in known]
+        if unknown:
+            raise bad_input(f"--only {unknown[0]!r}: no such plan; plans: {', '.join(known)}")
+        chosen = [known[name] for name in dict.fromkeys(only)]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="oracle-selftest-") as scratch:
         directory = reports if reports is not None else Path(scratch)
-        verdicts = run_selftest(directory, jobs)
+        verdicts = run_selftest(directory, jobs, chosen)
         for line in table(verdicts):
             typer.echo(line)
         failed = [v for v in verdicts if not v.ok]
