@@ -27,6 +27,7 @@ from oracle.reports.causes import (
 from oracle.reports.json_report import SCHEMA_FILE
 from oracle.results import CheckResult, Outcome
 from oracle.trace_scenario import partial_expect, roundtrip_scenario, start_given
+from tests.shared_runs import checked
 
 runner = CliRunner()
 SUMMON = {"type": "summon", "player": 0, "card": "base-fire-05", "payment": {"red": 1, "blue": 1, "purple": 0}}
@@ -83,8 +84,9 @@ def test_an_engine_fault_is_grouped_by_its_kind_and_method() -> None:
 # ---------------------------------------------------------------------------------------------- end to end
 
 
-def test_superfluous_payment_is_one_cause_per_decision_kind(tmp_path: Path) -> None:
-    code, out, report = check(tmp_path, "--impl", "vale_fixtures.superfluous_payment")
+def test_superfluous_payment_is_one_cause_per_decision_kind() -> None:
+    code, out, report = checked("--impl", "vale_fixtures.superfluous_payment")
+    jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
     causes = report["causes"]
     failing = sum(not Outcome(r["outcome"]).ok for r in report["results"])
     assert 1 == code
@@ -95,8 +97,8 @@ def test_superfluous_payment_is_one_cause_per_decision_kind(tmp_path: Path) -> N
     assert f"{len(causes)} causes, {failing} failing checks:" in out
 
 
-def test_kappa_own_summon_is_one_cause(tmp_path: Path) -> None:
-    code, out, report = check(tmp_path, "--impl", "vale_fixtures.kappa_own_summon")
+def test_kappa_own_summon_is_one_cause() -> None:
+    code, out, report = checked("--impl", "vale_fixtures.kappa_own_summon")
     failing = sum(not Outcome(r["outcome"]).ok for r in report["results"])
     assert (1, 1) == (code, len(report["causes"]))
     assert ("differs", "players[*].score", failing) == (report["causes"][0]["kind"],
@@ -105,8 +107,9 @@ def test_kappa_own_summon_is_one_cause(tmp_path: Path) -> None:
     assert f"1 cause, {failing} failing checks:" in out
 
 
-def test_the_reference_has_no_failure_and_no_note(tmp_path: Path) -> None:
-    code, out, report = check(tmp_path)
+def test_the_reference_has_no_failure_and_no_note() -> None:
+    code, out, report = checked()
+    jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
     assert (0, 0, 0, []) == (code, report["totals"]["causes"], report["totals"]["notes"], report["causes"])
     assert not any(r["notes"] for r in report["results"])
     assert "note" not in out.lower()

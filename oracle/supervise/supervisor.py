@@ -35,6 +35,8 @@ START_TIMEOUT = 60.0
 """Seconds a new worker may take to import the oracle and the engine and answer the handshake."""
 RESTART_LIMIT = 3
 """Workers in a row that may fail to start before the run stops."""
+SILENCE_MARGIN = 2.0
+"""Seconds past three per-call timeouts that a unit may go without a new engine call before it counts as hung."""
 TAIL_BYTES = 4000
 POLL = 0.2
 
@@ -313,7 +315,7 @@ class Supervisor:
                 keep_going &= sink(index, results)
                 continue
             worker.sign_of_life(now)
-            silence = unit.silence if unit.silence is not None else 3 * self.timeout + 5
+            silence = unit.silence if unit.silence is not None else 3 * self.timeout + SILENCE_MARGIN
             if now - worker.started > unit.deadline:
                 keep_going &= sink(index, self._lost(worker, unit, Outcome.TIMEOUT,
                                                      f"ran past the check's deadline of {unit.deadline:g} s"))
