@@ -50,7 +50,14 @@ def decision_problem(pending: object) -> str | None:
     player = pending.get("player")
     if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
         return f"field 'player' must be an integer or null, got {_short(player)}"
-    return json_problem(pending)
+    if kind == "shuffle":
+        cards = pending.get("cards", [])
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            return f"field 'cards' of a shuffle must be a list of card ids, got {_short(cards)}"
+    undrivable = pending.get("undrivable")
+    if undrivable is not None and not isinstance(undrivable, str):
+        return f"field 'undrivable' must be a string saying why, got {_short(undrivable)}"
+    return _json_problem_remembered("decision", pending)
 
 
 def legal_actions_problem(actions: object) -> str | None:
@@ -62,7 +69,7 @@ def legal_actions_problem(actions: object) -> str | None:
             return f"item [{index}] must be an action object, got {_short(action)}"
         if not isinstance(action.get("type"), str):
             return f"item [{index}] has no string field 'type': {_short(action)}"
-    return json_problem(actions)
+    return _json_problem_remembered("legal_actions", actions)
 
 
 def apply_result_problem(result: object) -> str | None:
@@ -83,12 +90,24 @@ def apply_result_problem(result: object) -> str | None:
     return json_problem(result)
 
 
-# The last snapshots found to be JSON data. A snapshot equal to one of them is JSON data too (no set, NaN or
-# object compares equal to JSON data), and comparing costs a tenth of encoding: a round trip exports the same
-# snapshot twice, a rejected action leaves it as it was. (An engine that later mutates a snapshot it returned
-# is caught by INV-SNAPSHOT-STABLE, and its snapshots still differ from the reference's.)
-_VALID_SNAPSHOTS: list[JSON] = []
+# The last values of each kind found to be JSON data. A value equal to one of them is JSON data too (no set, NaN
+# or object compares equal to JSON data), and comparing costs a tenth of encoding: a round trip exports the same
+# snapshot twice, the same decision is asked for several times, a rejected action leaves everything as it was.
+# (An engine that later mutates what it returned is caught by INV-SNAPSHOT-STABLE, and its answers still differ
+# from the reference's.)
 _REMEMBERED = 2
+_VALID: dict[str, list[object]] = {"snapshot": [], "decision": [], "legal_actions": []}
+
+
+def _json_problem_remembered(kind: str, value: object) -> str | None:
+    known = _VALID[kind]
+    if any(type(seen) is type(value) and seen == value for seen in known):
+        return None
+    problem = json_problem(value)
+    if problem is None:
+        known.insert(0, value)
+        del known[_REMEMBERED:]
+    return problem
 
 
 def snapshot_problem(snapshot: object) -> str | None:
@@ -98,13 +117,7 @@ def snapshot_problem(snapshot: object) -> str | None:
     players = snapshot.get("players")
     if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
         return f"field 'players' must be a list of objects, got {_short(players)}"
-    if any(type(known) is dict and known == snapshot for known in _VALID_SNAPSHOTS):
-        return None
-    problem = json_problem(snapshot)
-    if problem is None:
-        _VALID_SNAPSHOTS.insert(0, snapshot)
-        del _VALID_SNAPSHOTS[_REMEMBERED:]
-    return problem
+    return _json_problem_remembered("snapshot", snapshot)
 
 
 def events_problem(events: object) -> str | None:
