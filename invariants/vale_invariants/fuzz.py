@@ -36,7 +36,9 @@ from hypothesis.errors import Flaky
 from oracle.harness import EngineFault, Subject
 from oracle.results import CheckResult, Outcome
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
+from vale_invariants.forcing import force_missing_kinds, kinds_of
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
+from vale_invariants.game_guards import GUARDS
 from vale_invariants.trace import Divergence, Failure, Violation
 
 JSON = dict[str, Any]
@@ -100,6 +102,8 @@ class FuzzReport:
     """The time budget ended the run before the games asked for were played."""
     stopped: str = ""
     """Why the run ended before the games asked for were played ("" when it played them all)."""
+    unprobed: tuple[str, ...] = ()
+    """Decision kinds the declared modes can ask that no guard probe reached (not even a forcing game)."""
 
     @property
     def ok(self) -> bool:
@@ -127,7 +131,8 @@ class FuzzReport:
             name = LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant
             failed.setdefault(name, failure)
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
-                "mode": self.config.mode,
+                "mode": self.config.mode, "forcing_games": self.stats.forcing_games,
+                "kinds_not_probed": list(self.unprobed),
                 "probes_by_kind": {kind.value: n for kind, n in sorted(self.stats.probes.items(),
                                                                        key=lambda item: item[0].value)}}
         fault = failed.get(ENGINE_FAULT.name)
@@ -183,6 +188,10 @@ class FuzzReport:
         by_mode = ", ".join(f"{mode} {self.stats.games_by_mode[mode]}" for mode in ALL_MODES
                             if self.stats.games_by_mode[mode])
         games = f"{self.stats.games} games" + (f" ({by_mode})" if by_mode else "")
+        if self.stats.forcing_games:
+            games += f" and {self.stats.forcing_games} forcing game(s) for the rare decision kinds"
+        if self.unprobed:
+            games += f" (decision kinds not probed: {', '.join(self.unprobed)})"
         set_aside = ", ".join(f"{rule} {n}" for rule, n in sorted(self.stats.set_aside.items()))
         aside = f", divergences set aside: {set_aside}" if set_aside else ""
         stopped = f"; {self.stopped}" if self.stopped else ""
@@ -339,7 +348,7 @@ def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
     so the scenario pins what broke at the failing step, not the first difference on the way."""
     settings = GameSettings(factory, impl, (failure.trace.setup["players"],), frozenset({LOCKSTEP.name}), True,
                             timeout, max_steps=len(failure.trace.actions) + 1,
-                            positions=failure.trace.positions, modes=failure.trace.modes,
+                            positions=failure.trace.positions, modes=failure.trace.modes, scarce=failure.trace.scarce,
                             resync_until=failure.step if failure.mode != "lockstep" else 0)
     choices = list(failure.trace.choices)
     choices[0] = 0
@@ -358,8 +367,6 @@ def result_ids(config: FuzzConfig) -> tuple[str, ...]:
 
 def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
     """Fuzz one engine; every failure is shrunk, compared with the reference, and (optionally) saved."""
-    from vale_invariants.scenario import write_scenario
-
     started = time.perf_counter()
     report = FuzzReport(impl, impl, config)
     try:
@@ -427,27 +434,54 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
                         progress)
         batch_index += 1
         if failure is not None:
-            if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
-                    and failure.invariant not in ENGINE_PROPERTIES:
-                failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
-            if config.save_failures is not None:
-                path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
-                failure.scenario = str(path) if path is not None else ""
-                failure.scenario_note = why_not
-            report.failures.append(failure)
-            divergence = failure.divergence
-            if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 \
-                    and not setup_known:
-                setup_known = True
-            else:
-                disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
+            setup_known = _record(report, failure, factory, impl, setup_known, disabled)
             if failure.invariant == ENGINE_FAULT.name:
                 report.stopped = _stopped(f"by the engine fault at step {failure.step}", report)
                 break
         elif report.stats.games == before:
             break
+    _force(report, factory, impl, players, disabled, positions, modes, setup_known, deadline)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _force(report: FuzzReport, factory: Callable[[], Any], impl: str, players: tuple[int, ...], disabled: set[str],
+           positions: bool, modes: tuple[str, ...], setup_known: bool, deadline: float | None) -> None:
+    """The forcing games of the decision kinds no sampled game probed (:mod:`vale_invariants.forcing`), unless the
+    run stopped early; the kinds still unprobed are reported (``kinds_not_probed``)."""
+    config = report.config
+    settings = _settings_for(factory, impl, config, players, disabled, positions, modes, setup_known)
+    probing = bool({GUARDS, LOCKSTEP.name} & settings.active)
+    out_of_time = deadline is not None and time.perf_counter() >= deadline
+    if probing and positions and not report.stopped and not out_of_time \
+            and len(report.failures) < config.max_failures:
+        failure = force_missing_kinds(settings, config.seed, report.stats)
+        if failure is not None:
+            _record(report, failure, factory, impl, setup_known, disabled)
+    if probing:
+        report.unprobed = tuple(sorted(k.value for k in kinds_of(modes) - set(report.stats.probes)))
+
+
+def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], impl: str, setup_known: bool,
+            disabled: set[str]) -> bool:
+    """Compare a failure with the reference, save it, add it to the report and switch off what failed; whether a
+    set-up deviation is now known (it is reported once, then lock-step goes on from the engine's state)."""
+    from vale_invariants.scenario import write_scenario
+
+    config = report.config
+    if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
+            and failure.invariant not in ENGINE_PROPERTIES:
+        failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
+    if config.save_failures is not None:
+        path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
+        failure.scenario = str(path) if path is not None else ""
+        failure.scenario_note = why_not
+    report.failures.append(failure)
+    divergence = failure.divergence
+    if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 and not setup_known:
+        return True
+    disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
+    return setup_known
 
 
 def _stopped(why: str, report: FuzzReport) -> str:

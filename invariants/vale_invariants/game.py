@@ -71,7 +71,10 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         self.deck = frozenset(setup["deck"])
         self.trace.positions = settings.positions
         self.trace.modes = settings.modes
-        if settings.positions and self.draw(0, 1):
+        self.trace.scarce = settings.scarce
+        if settings.scarce:
+            self.trace.start = random_position(setup, self.draw, scarce=True)
+        elif settings.positions and self.draw(0, 1):
             self.trace.start = random_position(setup, self.draw)
         start = self.trace.start
         step = 0
