@@ -4,15 +4,26 @@ games counted per game mode."""
 from __future__ import annotations
 
 import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
 
 from oracle.check import CheckOptions
+from oracle.cli import app
+from oracle.play import random_deck
 from oracle.protocol import DecisionKind
 from oracle.reference import ReferenceEngine
+from vale_fixtures.undrivable_options import REASON, UndrivableOptions
 from vale_invariants.forcing import KINDS_BY_MODE, kinds_of
 from vale_invariants.fuzz import FuzzConfig, run_fuzz
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser
 from vale_invariants.game_guards import GUARDS
 from vale_invariants.suite import fuzz_config
+
+JSON = dict[str, Any]
 
 # ---------------------------------------------------------------------------------------------- every kind probed
 
@@ -48,3 +59,68 @@ def test_without_positions_the_kinds_not_probed_are_reported() -> None:
     assert 0 == report.stats.forcing_games
     assert "shuffle" in report.unprobed
     assert "decision kinds not probed" in report.summary()
+
+
+# ---------------------------------------------------------------------------------------------- undrivable decisions
+
+
+def _check(tmp_path: Path, *args: str) -> tuple[int, str, dict[str, Any]]:
+    report = tmp_path / "report.json"
+    result = CliRunner().invoke(app, ["check", "--report-json", str(report), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output, json.loads(report.read_text())
+
+
+def _play_to_options(engine: UndrivableOptions) -> JSON | None:
+    """Play the first legal action until a choose_options decision is pending (None if the game ends first)."""
+    for seed in range(20):
+        engine.new_game({"players": 2, "first_player": 0, "deck": random_deck(seed, True), "expansion": True})
+        for _ in range(400):
+            pending = engine.decision()
+            if pending is None:
+                break
+            if pending["kind"] == "choose_options":
+                return pending
+            legal = engine.legal_actions()
+            assert engine.apply(legal[seed % len(legal)])["accepted"]
+    return None
+
+
+def test_the_undrivable_fixture_refuses_answers_it_cannot_drive() -> None:
+    engine = UndrivableOptions()
+    pending = _play_to_options(engine)
+    assert pending is not None and REASON == pending["undrivable"]
+    answer = {"type": "choose_options", "player": 0, "options": [pending["options"][0]]}
+    assert "UNSUPPORTED" == engine.apply(answer)["rejection"]["code"]
+
+
+def test_fuzzed_games_stop_at_an_undrivable_decision_and_move_on(tmp_path: Path) -> None:
+    code, _, report = _check(tmp_path, "--impl", "vale_fixtures.undrivable_options", "--suite", "invariants")
+    results = report["results"]
+    assert 0 == code
+    assert {"pass"} == {r["outcome"] for r in results}
+    details = results[0]["details"]
+    assert 0 < details["undrivable_games"]
+    assert {"choose_options": REASON} == details["undrivable_reasons"]
+    assert "choose_options" not in details["probes_by_kind"]
+
+
+@pytest.mark.parametrize("mode", ["invariants", "lockstep"])
+def test_the_fuzz_summary_counts_the_games_stopped_at_an_undrivable_decision(mode: str) -> None:
+    report = run_fuzz(UndrivableOptions, "vale_fixtures.undrivable_options", FuzzConfig(games=8, seed=0, mode=mode))
+    assert [] == report.failures
+    stopped = sum(report.stats.undrivable.values())
+    assert 0 < stopped
+    assert f"{stopped} game(s) stopped as unsupported at an undrivable decision (choose_options {stopped})" \
+        in report.summary()
+
+
+def test_z3_rows_reaching_an_undrivable_decision_are_unsupported_with_the_reason(tmp_path: Path) -> None:
+    code, out, report = _check(tmp_path, "--impl", "vale_fixtures.undrivable_options", "--suite", "z3")
+    by_outcome = {r["id"]: r for r in report["results"] if r["outcome"] != "pass"}
+    assert 0 == code
+    assert by_outcome
+    assert all(r["id"].startswith("z3/incense-burner-price/") for r in by_outcome.values())
+    assert {"unsupported"} == {r["outcome"] for r in by_outcome.values()}
+    assert {REASON} == {r["details"]["undrivable"] for r in by_outcome.values()}
+    assert f"{len(by_outcome)} undrivable decisions" in out

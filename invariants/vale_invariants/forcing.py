@@ -27,13 +27,19 @@ def kinds_of(modes: tuple[str, ...]) -> frozenset[DecisionKind]:
     return frozenset().union(*(KINDS_BY_MODE[m] for m in modes))
 
 
+def unprobed(modes: tuple[str, ...], stats: Stats) -> frozenset[DecisionKind]:
+    """The kinds ``modes`` can ask that no guard probe reached, apart from those the adapter cannot drive."""
+    undrivable = {kind for kind in DecisionKind if kind.value in stats.undrivable}
+    return kinds_of(modes) - set(stats.probes) - undrivable
+
+
 def force_missing_kinds(settings: GameSettings, seed: int, stats: Stats) -> Failure | None:
-    """Play forcing games, mode by mode, until every kind of ``settings.modes`` has been probed (``stats.probes``) or
+    """Play forcing games, mode by mode, until every kind of ``settings.modes`` has been probed (:func:`unprobed`) or
     ``ATTEMPTS_PER_MODE`` games of a mode found no more; the first failure ends them. Each game is counted in
     ``stats.forcing_games``, and its probes and checks in ``stats``."""
     for mode in settings.modes:
         for attempt in range(ATTEMPTS_PER_MODE):
-            if not KINDS_BY_MODE[mode] - set(stats.probes):
+            if not unprobed((mode,), stats):
                 break
             forcing = dataclasses.replace(settings, modes=(mode,), scarce=True)
             runner = GameRunner(forcing, RandomChooser(f"forcing-{seed}-{mode}-{attempt}"), stats)

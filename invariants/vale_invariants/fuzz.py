@@ -36,7 +36,7 @@ from hypothesis.errors import Flaky
 from oracle.harness import EngineFault, Subject
 from oracle.results import CheckResult, Outcome
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
-from vale_invariants.forcing import force_missing_kinds, kinds_of
+from vale_invariants.forcing import force_missing_kinds, unprobed
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
 from vale_invariants.game_guards import GUARDS
 from vale_invariants.trace import Divergence, Failure, Violation
@@ -133,6 +133,9 @@ class FuzzReport:
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
                 "mode": self.config.mode, "forcing_games": self.stats.forcing_games,
                 "kinds_not_probed": list(self.unprobed),
+                "undrivable_games": sum(self.stats.undrivable.values()),
+                "undrivable_by_kind": dict(sorted(self.stats.undrivable.items())),
+                "undrivable_reasons": dict(sorted(self.stats.undrivable_reasons.items())),
                 "probes_by_kind": {kind.value: n for kind, n in sorted(self.stats.probes.items(),
                                                                        key=lambda item: item[0].value)}}
         fault = failed.get(ENGINE_FAULT.name)
@@ -195,6 +198,10 @@ class FuzzReport:
         set_aside = ", ".join(f"{rule} {n}" for rule, n in sorted(self.stats.set_aside.items()))
         aside = f", divergences set aside: {set_aside}" if set_aside else ""
         stopped = f"; {self.stopped}" if self.stopped else ""
+        undrivable = sum(self.stats.undrivable.values())
+        if undrivable:
+            kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(self.stats.undrivable.items()))
+            stopped = f", {undrivable} game(s) stopped as unsupported at an undrivable decision ({kinds}){stopped}"
         return (f"{verdict}: {games}, {self.stats.decisions} decisions in {self.seconds:.1f} s "
                 f"({rate:.0f} decisions/s), {len(self.config.checked)} checks{unsupported}{aside}{stopped}")
 
@@ -459,7 +466,7 @@ def _force(report: FuzzReport, factory: Callable[[], Any], impl: str, players: t
         if failure is not None:
             _record(report, failure, factory, impl, setup_known, disabled)
     if probing:
-        report.unprobed = tuple(sorted(k.value for k in kinds_of(modes) - set(report.stats.probes)))
+        report.unprobed = tuple(sorted(k.value for k in unprobed(modes, report.stats)))
 
 
 def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], impl: str, setup_known: bool,

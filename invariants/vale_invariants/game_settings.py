@@ -26,6 +26,10 @@ class Stats:
     """Guard probes sent, by the kind of the decision they were sent to."""
     games_by_mode: Counter[str] = field(default_factory=Counter)
     """Games played, by game mode (base, expansion, artifacts)."""
+    undrivable: Counter[str] = field(default_factory=Counter)
+    """Games stopped at a decision the adapter marks undrivable, by decision kind."""
+    undrivable_reasons: dict[str, str] = field(default_factory=dict)
+    """The adapter's reason for the first undrivable decision of each kind."""
     forcing_games: int = 0
     """Games played from positions that force the decision kinds the sampled games did not probe."""
     set_aside: Counter[str] = field(default_factory=Counter)
