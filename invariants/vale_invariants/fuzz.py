@@ -51,9 +51,10 @@ SUITE = "invariants"
 
 @dataclass(frozen=True)
 class FuzzConfig:
-    """What to fuzz and for how long. ``games`` and ``seconds`` are both limits (None: no limit)."""
+    """What to fuzz and for how long. ``games`` (per game mode) and ``seconds`` are both limits (None: no limit)."""
 
     games: int | None = 20
+    """Games per game mode played (the modes the engine declares, among ``modes``)."""
     seconds: float | None = None
     seed: int = 0
     players: tuple[int, ...] = (2, 3, 4)
@@ -102,6 +103,8 @@ class FuzzReport:
     """The time budget ended the run before the games asked for were played."""
     stopped: str = ""
     """Why the run ended before the games asked for were played ("" when it played them all)."""
+    planned_games: int | None = None
+    """The games asked for: ``games`` for each game mode played (None under a time budget alone)."""
     unprobed: tuple[str, ...] = ()
     """Decision kinds the declared modes can ask that no guard probe reached (not even a forcing game)."""
 
@@ -144,7 +147,7 @@ class FuzzReport:
             cut_short = f"the engine fault at step {fault.step} ended the run after {self.stats.games} game(s)"
         elif self.out_of_time:
             cut_short = (f"the time budget of {self.config.seconds:g} s ran out after {self.stats.games} of "
-                         f"{self.config.games} game(s)")
+                         f"{self.planned_games} game(s)")
         for name in (*self.config.checked, ENGINE_FAULT.name):
             invariant = describe(name)
             check_id = f"{SUITE}/{name}"
@@ -415,8 +418,9 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
     disabled: set[str] = set(report.unsupported)
     setup_known = False
     batch_index = 0
+    report.planned_games = None if config.games is None else config.games * len(modes)
     while True:
-        remaining = None if config.games is None else config.games - report.stats.games
+        playing, remaining = _next_modes(report, modes)
         if remaining is not None and remaining <= 0:
             break
         if len(report.failures) >= config.max_failures:
@@ -432,7 +436,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
         if deadline is not None and report.stats.games:
             per_game = (now - started) / report.stats.games
             size = max(1, min(size, int((deadline - now) / per_game)))
-        settings = _settings_for(factory, impl, config, players, disabled, positions, modes, setup_known)
+        settings = _settings_for(factory, impl, config, players, disabled, positions, playing, setup_known)
         if not settings.active:
             report.stopped = _stopped("with nothing left to check (every check failed or is unsupported)", report)
             break
@@ -491,9 +495,22 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
     return setup_known
 
 
+def _next_modes(report: FuzzReport, modes: tuple[str, ...]) -> tuple[tuple[str, ...], int | None]:
+    """The game modes the next batch draws from and how many games are left of it: with a number of games, the
+    first mode that has not played its ``games`` yet (``--games`` counts games per mode), one mode at a time;
+    under a time budget alone, every mode (each game draws its own)."""
+    games = report.config.games
+    if games is None:
+        return modes, None
+    for mode in modes:
+        if report.stats.games_by_mode[mode] < games:
+            return (mode,), games - report.stats.games_by_mode[mode]
+    return modes, 0
+
+
 def _stopped(why: str, report: FuzzReport) -> str:
     """"stopped after 5 failures at game 17 of 20" (or of an open number of games, under a time budget)."""
-    total = f" of {report.config.games}" if report.config.games is not None else ""
+    total = f" of {report.planned_games}" if report.planned_games is not None else ""
     return f"stopped {why} at game {report.stats.games}{total}"
 
 
