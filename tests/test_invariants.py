@@ -415,7 +415,7 @@ def test_cli_fuzzes_and_exits_zero_on_the_reference(tmp_path: Path) -> None:
     result = _cli("--games", "2", "--players", "2", "--seed", "3", "--shrink-time", "0",
                   "--report-json", str(tmp_path / "r.json"), *_cli_invariants())
     assert result.exit_code == 0, result.output
-    assert "PASSED: 2 games" in result.output
+    assert "PASSED: 6 games (base 2, expansion 2, artifacts 2)" in result.output
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["results"] and all(r["suite"] == "invariants" for r in report["results"])
 
