@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from vale_invariants.fuzz import FuzzReport
     from vale_invariants.game import Stats
 
-DEFAULT_GAMES = 50
+DEFAULT_GAMES = 20
 _bad = bad_input
 
 
@@ -104,7 +104,7 @@ def fuzz_command(
     impl: Annotated[str, typer.Option(metavar="ENGINE",
         help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
     games: Annotated[int | None, typer.Option(metavar="N",
-        help=f"games to play (default {DEFAULT_GAMES} unless --time is given)")] = None,
+        help=f"games per game mode the engine declares (default {DEFAULT_GAMES} unless --time is given)")] = None,
     time_budget: Annotated[float | None, typer.Option("--time", metavar="SECONDS", help="seconds to fuzz for")] = None,
     seed: Annotated[int, typer.Option(metavar="N", help="seed of the whole run (same seed, same games)")] = 0,
     players: Annotated[str, typer.Option(metavar="COUNTS", help="player counts: 2-4, 3 or 2,4")] = "2-4",
@@ -176,13 +176,16 @@ def fuzz_command(
         shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, save_failures=save_failures,
         positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
-    budget = f"{config.games} games" if config.games is not None else ""
+    budget = f"{config.games} games per mode" if config.games is not None else ""
     if config.seconds is not None:
         budget += (" or " if budget else "") + f"{config.seconds:g} s"
     bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
     supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, players=player_counts), progress=bar)
     try:
         handshake = start_engine(supervisor)
+        declared = [m for m in played_modes if m == "base" or getattr(handshake, m, False)]
+        if config.games is not None:
+            bar.total_games = config.games * max(1, len(declared))
         typer.echo(f"oracle fuzz: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
                    f"mode {mode}, {budget}, seed {seed}, players {','.join(map(str, player_counts))}, "
                    f"games {','.join(played_modes)}")

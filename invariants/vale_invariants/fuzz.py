@@ -36,7 +36,9 @@ from hypothesis.errors import Flaky
 from oracle.harness import EngineFault, Subject
 from oracle.results import CheckResult, Outcome
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
+from vale_invariants.forcing import force_missing_kinds, unprobed
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
+from vale_invariants.game_guards import GUARDS
 from vale_invariants.trace import Divergence, Failure, Violation
 
 JSON = dict[str, Any]
@@ -49,9 +51,10 @@ SUITE = "invariants"
 
 @dataclass(frozen=True)
 class FuzzConfig:
-    """What to fuzz and for how long. ``games`` and ``seconds`` are both limits (None: no limit)."""
+    """What to fuzz and for how long. ``games`` (per game mode) and ``seconds`` are both limits (None: no limit)."""
 
     games: int | None = 20
+    """Games per game mode played (the modes the engine declares, among ``modes``)."""
     seconds: float | None = None
     seed: int = 0
     players: tuple[int, ...] = (2, 3, 4)
@@ -100,6 +103,10 @@ class FuzzReport:
     """The time budget ended the run before the games asked for were played."""
     stopped: str = ""
     """Why the run ended before the games asked for were played ("" when it played them all)."""
+    planned_games: int | None = None
+    """The games asked for: ``games`` for each game mode played (None under a time budget alone)."""
+    unprobed: tuple[str, ...] = ()
+    """Decision kinds the declared modes can ask that no guard probe reached (not even a forcing game)."""
 
     @property
     def ok(self) -> bool:
@@ -127,7 +134,11 @@ class FuzzReport:
             name = LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant
             failed.setdefault(name, failure)
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
-                "mode": self.config.mode,
+                "mode": self.config.mode, "forcing_games": self.stats.forcing_games,
+                "kinds_not_probed": list(self.unprobed),
+                "undrivable_games": sum(self.stats.undrivable.values()),
+                "undrivable_by_kind": dict(sorted(self.stats.undrivable.items())),
+                "undrivable_reasons": dict(sorted(self.stats.undrivable_reasons.items())),
                 "probes_by_kind": {kind.value: n for kind, n in sorted(self.stats.probes.items(),
                                                                        key=lambda item: item[0].value)}}
         fault = failed.get(ENGINE_FAULT.name)
@@ -136,7 +147,7 @@ class FuzzReport:
             cut_short = f"the engine fault at step {fault.step} ended the run after {self.stats.games} game(s)"
         elif self.out_of_time:
             cut_short = (f"the time budget of {self.config.seconds:g} s ran out after {self.stats.games} of "
-                         f"{self.config.games} game(s)")
+                         f"{self.planned_games} game(s)")
         for name in (*self.config.checked, ENGINE_FAULT.name):
             invariant = describe(name)
             check_id = f"{SUITE}/{name}"
@@ -183,9 +194,17 @@ class FuzzReport:
         by_mode = ", ".join(f"{mode} {self.stats.games_by_mode[mode]}" for mode in ALL_MODES
                             if self.stats.games_by_mode[mode])
         games = f"{self.stats.games} games" + (f" ({by_mode})" if by_mode else "")
+        if self.stats.forcing_games:
+            games += f" and {self.stats.forcing_games} forcing game(s) for the rare decision kinds"
+        if self.unprobed:
+            games += f" (decision kinds not probed: {', '.join(self.unprobed)})"
         set_aside = ", ".join(f"{rule} {n}" for rule, n in sorted(self.stats.set_aside.items()))
         aside = f", divergences set aside: {set_aside}" if set_aside else ""
         stopped = f"; {self.stopped}" if self.stopped else ""
+        undrivable = sum(self.stats.undrivable.values())
+        if undrivable:
+            kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(self.stats.undrivable.items()))
+            stopped = f", {undrivable} game(s) stopped as unsupported at an undrivable decision ({kinds}){stopped}"
         return (f"{verdict}: {games}, {self.stats.decisions} decisions in {self.seconds:.1f} s "
                 f"({rate:.0f} decisions/s), {len(self.config.checked)} checks{unsupported}{aside}{stopped}")
 
@@ -339,7 +358,7 @@ def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
     so the scenario pins what broke at the failing step, not the first difference on the way."""
     settings = GameSettings(factory, impl, (failure.trace.setup["players"],), frozenset({LOCKSTEP.name}), True,
                             timeout, max_steps=len(failure.trace.actions) + 1,
-                            positions=failure.trace.positions, modes=failure.trace.modes,
+                            positions=failure.trace.positions, modes=failure.trace.modes, scarce=failure.trace.scarce,
                             resync_until=failure.step if failure.mode != "lockstep" else 0)
     choices = list(failure.trace.choices)
     choices[0] = 0
@@ -358,8 +377,6 @@ def result_ids(config: FuzzConfig) -> tuple[str, ...]:
 
 def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress: Progress | None = None) -> FuzzReport:
     """Fuzz one engine; every failure is shrunk, compared with the reference, and (optionally) saved."""
-    from vale_invariants.scenario import write_scenario
-
     started = time.perf_counter()
     report = FuzzReport(impl, impl, config)
     try:
@@ -401,8 +418,9 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
     disabled: set[str] = set(report.unsupported)
     setup_known = False
     batch_index = 0
+    report.planned_games = None if config.games is None else config.games * len(modes)
     while True:
-        remaining = None if config.games is None else config.games - report.stats.games
+        playing, remaining = _next_modes(report, modes)
         if remaining is not None and remaining <= 0:
             break
         if len(report.failures) >= config.max_failures:
@@ -418,7 +436,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
         if deadline is not None and report.stats.games:
             per_game = (now - started) / report.stats.games
             size = max(1, min(size, int((deadline - now) / per_game)))
-        settings = _settings_for(factory, impl, config, players, disabled, positions, modes, setup_known)
+        settings = _settings_for(factory, impl, config, players, disabled, positions, playing, setup_known)
         if not settings.active:
             report.stopped = _stopped("with nothing left to check (every check failed or is unsupported)", report)
             break
@@ -427,32 +445,72 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
                         progress)
         batch_index += 1
         if failure is not None:
-            if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
-                    and failure.invariant not in ENGINE_PROPERTIES:
-                failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
-            if config.save_failures is not None:
-                path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
-                failure.scenario = str(path) if path is not None else ""
-                failure.scenario_note = why_not
-            report.failures.append(failure)
-            divergence = failure.divergence
-            if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 \
-                    and not setup_known:
-                setup_known = True
-            else:
-                disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
+            setup_known = _record(report, failure, factory, impl, setup_known, disabled)
             if failure.invariant == ENGINE_FAULT.name:
                 report.stopped = _stopped(f"by the engine fault at step {failure.step}", report)
                 break
         elif report.stats.games == before:
             break
+    _force(report, factory, impl, players, disabled, positions, modes, setup_known, deadline)
     report.seconds = time.perf_counter() - started
     return report
 
 
+def _force(report: FuzzReport, factory: Callable[[], Any], impl: str, players: tuple[int, ...], disabled: set[str],
+           positions: bool, modes: tuple[str, ...], setup_known: bool, deadline: float | None) -> None:
+    """The forcing games of the decision kinds no sampled game probed (:mod:`vale_invariants.forcing`), unless the
+    run stopped early; the kinds still unprobed are reported (``kinds_not_probed``)."""
+    config = report.config
+    settings = _settings_for(factory, impl, config, players, disabled, positions, modes, setup_known)
+    probing = bool({GUARDS, LOCKSTEP.name} & settings.active)
+    out_of_time = deadline is not None and time.perf_counter() >= deadline
+    if probing and positions and not report.stopped and not out_of_time \
+            and len(report.failures) < config.max_failures:
+        failure = force_missing_kinds(settings, config.seed, report.stats)
+        if failure is not None:
+            _record(report, failure, factory, impl, setup_known, disabled)
+    if probing:
+        report.unprobed = tuple(sorted(k.value for k in unprobed(modes, report.stats)))
+
+
+def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], impl: str, setup_known: bool,
+            disabled: set[str]) -> bool:
+    """Compare a failure with the reference, save it, add it to the report and switch off what failed; whether a
+    set-up deviation is now known (it is reported once, then lock-step goes on from the engine's state)."""
+    from vale_invariants.scenario import write_scenario
+
+    config = report.config
+    if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
+            and failure.invariant not in ENGINE_PROPERTIES:
+        failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
+    if config.save_failures is not None:
+        path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
+        failure.scenario = str(path) if path is not None else ""
+        failure.scenario_note = why_not
+    report.failures.append(failure)
+    divergence = failure.divergence
+    if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 and not setup_known:
+        return True
+    disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
+    return setup_known
+
+
+def _next_modes(report: FuzzReport, modes: tuple[str, ...]) -> tuple[tuple[str, ...], int | None]:
+    """The game modes the next batch draws from and how many games are left of it: with a number of games, the
+    first mode that has not played its ``games`` yet (``--games`` counts games per mode), one mode at a time;
+    under a time budget alone, every mode (each game draws its own)."""
+    games = report.config.games
+    if games is None:
+        return modes, None
+    for mode in modes:
+        if report.stats.games_by_mode[mode] < games:
+            return (mode,), games - report.stats.games_by_mode[mode]
+    return modes, 0
+
+
 def _stopped(why: str, report: FuzzReport) -> str:
     """"stopped after 5 failures at game 17 of 20" (or of an open number of games, under a time budget)."""
-    total = f" of {report.config.games}" if report.config.games is not None else ""
+    total = f" of {report.planned_games}" if report.planned_games is not None else ""
     return f"stopped {why} at game {report.stats.games}{total}"
 
 

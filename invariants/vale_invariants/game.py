@@ -19,6 +19,7 @@ from oracle.harness import EngineFault
 from oracle.play import ADVANCED_TILES, adopt_deck, random_deck
 from oracle.protocol import DecisionKind
 from oracle.reference import ReferenceEngine
+from oracle.undrivable import UNDRIVABLE, undrivable_reason
 from vale_invariants import checks
 from vale_invariants.actions import (
     PROBE_CORRUPT,
@@ -71,7 +72,10 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         self.deck = frozenset(setup["deck"])
         self.trace.positions = settings.positions
         self.trace.modes = settings.modes
-        if settings.positions and self.draw(0, 1):
+        self.trace.scarce = settings.scarce
+        if settings.scarce:
+            self.trace.start = random_position(setup, self.draw, scarce=True)
+        elif settings.positions and self.draw(0, 1):
             self.trace.start = random_position(setup, self.draw)
         start = self.trace.start
         step = 0
@@ -108,12 +112,15 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             raise self.fault(ENGINE_FAULT.name, fault, 0) from None
         if snapshot is not None and start is None and self.on("INV-SETUP"):
             self._raise(checks.check_setup(snapshot, setup), 0)
+        undrivable, pending = undrivable_reason(pending), drivable(pending)
         self._check_state(None, snapshot, pending, 0)
         if self.reference is not None:
             self._compare_after(None, None, snapshot, pending, 0)
         self._roundtrip(snapshot, 0)
         self.history.append(snapshot if snapshot is not None else pending)
         while pending is not None:
+            if undrivable:
+                self._stop_undrivable(pending, undrivable)
             self._arm("apply")
             if step >= settings.max_steps:
                 if self.on("INV-PROGRESS"):
@@ -134,6 +141,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
                 self.trace.actions.append(action)
                 after = self._export(step)
                 pending_after = subject.decision()
+                undrivable, pending_after = undrivable_reason(pending_after), drivable(pending_after)
             except EngineFault as fault:
                 raise self.fault(ENGINE_FAULT.name, fault, step) from None
             self._check_step(snapshot, action, after, pending_after, step)
@@ -145,6 +153,13 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             snapshot, pending = after, pending_after
         self._arm("replay")
         self._determinism(step)
+
+    def _stop_undrivable(self, pending: JSON, reason: str) -> None:
+        """The adapter cannot answer ``pending`` (docs/protocol.md, "Decisions an adapter cannot drive"): the game
+        ends here as unsupported for this game, counted by decision kind, and the run goes on with the next game."""
+        self.stats.undrivable[str(pending.get("kind"))] += 1
+        self.stats.undrivable_reasons.setdefault(str(pending.get("kind")), reason)
+        raise StopGame()
 
     def _export(self, step: int = 0) -> JSON | None:
         """The engine's snapshot, copied (the engine may keep changing what it returned: see INV-SNAPSHOT-STABLE)."""
@@ -185,6 +200,13 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         c = x % (2 * n)
         action = greedy(pending, legal, snapshot) if c < n else legal[c - n]
         return action, legal, _probe_category(x // (2 * n)), x
+
+
+def drivable(pending: JSON | None) -> JSON | None:
+    """The decision without the adapter's ``undrivable`` marker, as the reference (which drives everything) asks it."""
+    if pending is None or UNDRIVABLE not in pending:
+        return pending
+    return {key: value for key, value in pending.items() if key != UNDRIVABLE}
 
 
 def freeze(data: JSON) -> JSON:

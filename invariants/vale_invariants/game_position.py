@@ -10,13 +10,16 @@ from oracle.reference.snapshot import parse_setup, tiles_for
 JSON = dict[str, Any]
 
 
-def random_position(setup: JSON, draw: Callable[[int, int], int]) -> JSON:
+def random_position(setup: JSON, draw: Callable[[int, int], int], scarce: bool = False) -> JSON:
     """A random Action-phase position: the round, then each player's hand, area, stones and score (with the
     tiles also their shelter, Additional Areas and held tile), then the discard pile and (with the tiles)
-    the square markers, dealt from the set-up's deck (the rest is the draw pile)."""
+    the square markers, dealt from the set-up's deck (the rest is the draw pile).
+
+    ``scarce``: the draw pile is empty and every undealt card is in the discard pile, before round 10 and
+    well short of the end score, so the next Hunting phase must reshuffle (DECK-1): a ``shuffle`` decision."""
     n = setup["players"]
     artifacts = bool(setup.get("artifacts"))
-    round_number = draw(1, 10)
+    round_number = draw(1, 9 if scarce else 10)
     deck = list(setup["deck"])
     free_tiles = tiles_for(parse_setup(setup)) if artifacts else []
     players: list[JSON] = []
@@ -27,7 +30,7 @@ def random_position(setup: JSON, draw: Callable[[int, int], int]) -> JSON:
         purple = draw(0, 2)
         blue = draw(0, 4 - purple)
         red = draw(0, 4 - purple - blue)
-        score = draw(0, 45)
+        score = draw(0, 20 if scarce else 45)
         player: JSON = {"score": score, "hand": sorted(hand), "area": sorted(area),
                         "stones": {"red": red, "blue": blue, "purple": purple}, "markers": []}
         if artifacts:
@@ -42,7 +45,7 @@ def random_position(setup: JSON, draw: Callable[[int, int], int]) -> JSON:
         marked = draw(0, len(free_tiles))
         if marked and free_tiles[marked - 1] not in markers:
             markers[free_tiles[marked - 1]] = index
-    discard_size = draw(0, 12)
+    discard_size = len(deck) if scarce else draw(0, 12)
     first = setup["first_player"]
     position: JSON = {
         "setup": {"players": n, "rounds": 10, "end_score": 80 if artifacts else 60,

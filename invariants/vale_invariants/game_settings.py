@@ -26,9 +26,14 @@ class Stats:
     """Guard probes sent, by the kind of the decision they were sent to."""
     games_by_mode: Counter[str] = field(default_factory=Counter)
     """Games played, by game mode (base, expansion, artifacts)."""
+    undrivable: Counter[str] = field(default_factory=Counter)
+    """Games stopped at a decision the adapter marks undrivable, by decision kind."""
+    undrivable_reasons: dict[str, str] = field(default_factory=dict)
+    """The adapter's reason for the first undrivable decision of each kind."""
+    forcing_games: int = 0
+    """Games played from positions that force the decision kinds the sampled games did not probe."""
     set_aside: Counter[str] = field(default_factory=Counter)
     """Lock-step divergences set aside (the reference re-synchronised from the engine), by their first rule."""
-    """Guard probes sent, by the kind of the decision they were sent to."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,8 @@ class GameSettings:
     set_aside: frozenset[str] = frozenset()
     """Rules whose lock-step divergences are known: the reference is re-synchronised from the engine's export
     (the game ends where the engine has none) and the comparison goes on."""
+    scarce: bool = False
+    """Start from a random position whose draw pile is empty (:func:`vale_invariants.game_position.random_position`)."""
     setup_known: bool = False
     """A set-up deviation was reported: a divergence at step 0 re-synchronises the reference instead."""
     resync_until: int = 0

@@ -3,7 +3,7 @@ lock-step with the reference), a few seconds at most on a conforming engine, as 
 
 Options read from :class:`~oracle.check.CheckOptions`: ``seed``, ``players``, ``timeout``, and in ``extra``:
 
-* ``fuzz_games`` (default 4): games to play;
+* ``fuzz_games`` (default 2): games per game mode the engine declares;
 * ``fuzz_seconds`` (default 60): the time budget; checks cut short by it are ``incomplete``;
 * ``fuzz_mode`` (``both``, ``invariants`` or ``lockstep``; default ``both``);
 * ``save_failures`` (a directory): each shrunk failure is written there as a scenario file, under ``invariants/``.
@@ -20,7 +20,7 @@ from oracle.results import CheckResult
 from vale_invariants.catalog import describe
 from vale_invariants.fuzz import SUITE, FuzzConfig, result_ids, run_fuzz
 
-DEFAULT_GAMES = 4
+DEFAULT_GAMES = 2
 DEFAULT_SECONDS = 60.0
 DEFAULT_SHRINK_SECONDS = 3.0
 # Seconds the supervisor allows past the fuzz budget and the shrinking (engine start-up, saving scenarios).

@@ -24,6 +24,8 @@ class Trace:
     start: JSON | None = None
     positions: bool = False
     modes: tuple[str, ...] = ("base",)
+    scarce: bool = False
+    """The game started from a position with an empty draw pile (a forcing game of the rare decision kinds)."""
 
     def to_json(self) -> JSON:
         out: JSON = {"setup": self.setup, "choices": list(self.choices), "actions": list(self.actions)}

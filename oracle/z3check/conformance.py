@@ -32,6 +32,7 @@ from oracle.given import complete_snapshot
 from oracle.harness import EngineFault, Subject
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.writer import scenario_id, write_scenario
+from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.z3check.conform_actions import action_key, describe
 from oracle.z3check.conform_actions import canonical as _canonical
 from oracle.z3check.conform_actions import payment_of as _payment_of
@@ -114,10 +115,25 @@ def _prelude_steps(case: Case) -> list[JSON]:
     return [{"do": action} for action in case.prelude]
 
 
+class Undrivable(Exception):
+    """The case reaches a decision the adapter marks ``undrivable`` (docs/protocol.md): it cannot be checked."""
+
+    def __init__(self, pending: JSON) -> None:
+        super().__init__(undrivable_message(pending))
+        self.pending = pending
+
+
+def _drivable(pending: JSON | None) -> JSON | None:
+    if undrivable_reason(pending):
+        assert pending is not None
+        raise Undrivable(pending)
+    return pending
+
+
 def _play_prelude(subject: Subject, row: Row, case: Case) -> Divergence | None:
     """Apply the case's prelude from the loaded position; a divergence if the engine refuses an action of it."""
     for index, action in enumerate(case.prelude):
-        before = subject.decision()
+        before = _drivable(subject.decision())
         result = subject.apply(action)
         if result["accepted"]:
             continue
@@ -138,7 +154,7 @@ def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> D
     refused = _play_prelude(subject, row, case)
     if refused is not None:
         return refused
-    pending = subject.decision()
+    pending = _drivable(subject.decision())
     if not _matches(case.decision, pending):
         rules = row.decision_rules
         if case.decision.get("kind") == "keep_stones" or (pending or {}).get("kind") == "keep_stones":
@@ -351,6 +367,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
     deadline = started + options.budget
     found: dict[str, list[Divergence]] = {rule: [] for rule in row.rules}
     faults: list[tuple[Case, EngineFault]] = []
+    undrivable: list[Undrivable] = []
     checked = 0
     out_of_time = False
     for key in keys:
@@ -369,12 +386,16 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
             except EngineFault:
                 break
             continue
+        except Undrivable as stop:
+            undrivable.append(stop)
+            continue
         checked += 1
         if divergence is not None:
             found[_property_of(row, divergence.rules)].append(divergence)
     seconds = time.perf_counter() - started
     summary: JSON = {"cases_checked": checked, "cases_selected": len(keys), "domain": domain, "full": options.full,
-                     "seconds": round(seconds, 3), "out_of_budget": out_of_time, "faults": len(faults)}
+                     "seconds": round(seconds, 3), "out_of_budget": out_of_time, "faults": len(faults),
+                     "undrivable_cases": len(undrivable)}
     results = []
     for cid, title, rules in checks:
         divergences = found[rules[0]]
@@ -387,6 +408,13 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
                 f"{len(faults)} case(s) ended by an engine fault, {checked} checked)",
                 reproduce=_reproduce(options, faulty_case), duration=seconds,
                 details={**summary, "state": faulty_case.facts, "case": faulty_case.id}))
+        elif undrivable:
+            pending = undrivable[0].pending
+            results.append(CheckResult(
+                SUITE, cid, title, Outcome.UNSUPPORTED, rules=rules, duration=seconds,
+                message=f"{len(undrivable)} of {len(undrivable) + checked} case(s) reach a decision the adapter "
+                        f"cannot drive ({checked} agree with the model): {undrivable[0]}",
+                details={**summary, UNDRIVABLE: undrivable_reason(pending), "kind": pending.get("kind")}))
         elif out_of_time or not checked:
             results.append(CheckResult(
                 SUITE, cid, title, Outcome.INCOMPLETE, rules=rules, duration=seconds, details=summary,
