@@ -444,6 +444,8 @@ def test_rukh_counts_the_chosen_family_with_loki_on_its_owners_turn() -> None:
     resolve_active(engine, 0, "Rukh")
     assert ("choose_options", 0, ["fire", "water", "earth", "wind", "dragon"]) == pending_of(engine)
     choose_options(engine, 0, "fire")
+    assert ("choose_options", 0, ["fire", "water", "earth", "wind", "dragon"]) == pending_of(engine)
+    choose_options(engine, 0, "fire")
     assert 3 == score(engine, 0)
 
 

@@ -184,7 +184,19 @@ def _someone_has_the_end_score(scenario: Scenario) -> bool:
     return bool(max(scores) >= position["setup"]["end_score"])
 
 
-VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones, "END-1": _someone_has_the_end_score}
+LOKI = "art-wind-05"
+
+
+def _loki_is_involved(scenario: Scenario) -> bool:
+    """ART-11's situation: Loki is a card the scenario pins, in a player's area in its position, or summoned by a
+    step (Loki merely held, in a pile or on display has no family anyone looks at: it is Wind there)."""
+    in_area = {c for p in scenario.given.get("players", []) for c in p.get("area", [])}
+    summoned = {(s.do or {}).get("card") for s in scenario.steps if (s.do or {}).get("type") == "summon"}
+    return LOKI in set(scenario.cards) | in_area | summoned
+
+
+VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones, "END-1": _someone_has_the_end_score,
+                      "ART-11": _loki_is_involved}
 
 
 def test_every_variant_has_its_situation_here() -> None:

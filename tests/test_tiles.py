@@ -541,12 +541,15 @@ def test_imperial_seal_on_ash_is_replaced_by_ashs_recovery() -> None:
     assert {"red": 0, "blue": 0, "purple": 0} == stones(engine, 0)
 
 
-def test_imperial_seal_counts_loki_as_a_dragon_on_its_owners_turn() -> None:
-    """ART-11: the Seal is used on its holder's Action turn, when Loki belongs to every family."""
+def test_imperial_seal_discarding_loki_asks_its_family_on_its_owners_turn() -> None:
+    """ART-11: the Seal is used on its holder's Action turn; Loki taken as a Dragon for this look gives the stone."""
     engine = engine_at(setup={"artifacts": True, "advanced_tiles": OTHER_ADVANCED}, round=2,
                        players=[{"artifact": SEAL, "area": ids("Loki")}])
     use(engine)
     cards(engine, 0, cid("Loki"))
+    assert ("choose_options", cid("Loki"), SEAL) == (decision(engine)["kind"], decision(engine)["source"],
+                                                      decision(engine)["looking"])
+    options(engine, 0, "dragon")
     assert {"red": 0, "blue": 1, "purple": 0} == stones(engine, 0)
 
 

@@ -22,12 +22,14 @@ from oracle.reference.effects.registry import Effect, Stage
 from oracle.reference.effects.steps import (
     Automatic,
     ChooseCards,
+    ChooseFamilyForLook,
     ChooseOptions,
     ChoosePlayer,
     PayPrice,
     SummonFromHand,
     UpgradeStones,
     chosen_player,
+    look_prompt,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +75,8 @@ class Row:
     ordered: bool
     rules: tuple[str, ...]
     prompt: str
+    asker: str
+    """The card or tile the decision names as its ``source`` (Loki, for the family it has for a look: ART-11)."""
 
 
 def _name(source: str) -> str:
@@ -112,8 +116,17 @@ def _decider(stage: ChooseCards) -> str:
     raise UndescribedStage(f"{stage.prompt}: unknown chooser {stage.chooser!r}")
 
 
+def _wildcard() -> str:
+    """The card whose owner chooses its family for each look (Loki, ART-11)."""
+    load_handlers()
+    return next(card for card, effect in sorted(registry.PERMANENT.items()) if effect.any_family_on_own_turn)
+
+
 def _describe(source: str, stage: Stage) -> tuple[DecisionKind, str, str, str]:
     """The kind, who decides, what may be answered and how many, for one stage that asks a decision."""
+    if isinstance(stage, ChooseFamilyForLook):
+        return (DecisionKind.CHOOSE_OPTIONS, f"owner, for their {_name(_wildcard())} (their own turn only)",
+                _option_names(_options(_wildcard())), "1 option")
     if isinstance(stage, ChooseOptions):
         listed = _options(source)
         return (DecisionKind.CHOOSE_OPTIONS, "owner", _option_names(listed),
@@ -160,18 +173,21 @@ def rows() -> list[Row]:
             if not _asks(stage):
                 continue
             kind, decider, answers, bounds = _describe(source, stage)
-            rules = tuple(dict.fromkeys(r for r in (rule, *KIND_RULES.get(kind, ())) if r))
+            look = isinstance(stage, ChooseFamilyForLook)
+            rules = tuple(dict.fromkeys(r for r in (rule, "ART-11" if look else "", *KIND_RULES.get(kind, ())) if r))
+            prompt = look_prompt(_name(_wildcard()), _name(source)) if look else str(getattr(stage, "prompt", ""))
             out.append(Row(source, _name(source), label, kind, decider, answers, bounds,
-                           bool(getattr(stage, "ordered", False)), rules, str(getattr(stage, "prompt", ""))))
+                           bool(getattr(stage, "ordered", False)), rules, prompt, _wildcard() if look else source))
     return out
 
 
 def option_sources() -> set[str]:
     """The cards and tiles whose effects ask a choose_options decision."""
-    return {r.source for r in rows() if r.kind is DecisionKind.CHOOSE_OPTIONS}
+    return {r.asker for r in rows() if r.kind is DecisionKind.CHOOSE_OPTIONS}
 
 
 def render() -> str:
+    loki = _name(_wildcard())
     lines = [
         "# Decisions: who decides what",
         "",
@@ -194,6 +210,11 @@ def render() -> str:
         "\"owner\" is the player whose card or tile it is. A choice with nothing on offer is not asked (EFF-2).",
         "Options are offered only when they can be carried out; the option list of a decision is always a subset",
         "of the names below, in this order.",
+        "",
+        f"{loki}'s family (ART-11): an effect that looks at the families of its owner's area asks, once for that look",
+        f"and only while {loki} is in force in that area on its owner's turn, which family {loki} has; the decision's",
+        f"`source` is {loki} (`{_wildcard()}`), its `looking` the card or tile that looks. A check whether such a card",
+        "exists (SUM-4) asks nothing.",
         "",
         "| card / tile | effect | kind | who decides | answer | how many | order matters | rules | prompt |",
         "|---|---|---|---|---|---|---|---|---|",

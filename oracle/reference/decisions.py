@@ -36,6 +36,8 @@ class DecisionSpec:
     limit: int = 0
     cost: int = 0
     eligible: Stones | None = None
+    looking: str = ""
+    """choose_options, ART-11: the card, tile or rule id whose effect or check looks at Loki's family."""
 
     @property
     def decider(self) -> int:
@@ -57,6 +59,8 @@ class DecisionSpec:
             out["players"] = list(self.players)
         if self.kind is DecisionKind.CHOOSE_OPTIONS:
             out["options"] = list(self.options)
+            if self.looking:
+                out["looking"] = self.looking
         if self.kind is DecisionKind.KEEP_STONES:
             out["limit"] = self.limit
         if self.kind is DecisionKind.ARTIFACT_PICK:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from oracle.model import Stones
+from oracle.model import Family, Stones
 
 T = TypeVar("T")
 
@@ -58,6 +58,11 @@ def _count(name: str) -> Note[int]:
     return _note(name, 0, lambda value: value, int)
 
 
+def _family(name: str) -> Note[Family | None]:
+    return _note(name, None, lambda value: None if value is None else value.value,
+                 lambda data: None if data is None else Family(data))
+
+
 def _stones(name: str) -> Note[Stones]:
     return _note(name, Stones(), Stones.to_json, Stones.from_json)
 
@@ -99,3 +104,5 @@ DISCARDED_SELF = _flag("discarded_self")
 """'This card' really left the area by its own discard (Dragon Egg)."""
 SHELTERED = _count("sheltered")
 """How many cards the stage has sheltered from the draw pile so far."""
+LOOK_FAMILY = _family("look_family")
+"""ART-11: the family Loki's owner chose for Loki in this effect's look at the families of their area."""

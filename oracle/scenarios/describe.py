@@ -25,7 +25,7 @@ def value_text(key: str, value: Any) -> str:
         return ", ".join(_name(c) for c in value) if value else "(none)"
     if isinstance(value, dict) and set(value) <= set(COLOURS):
         return ", ".join(f"{value[c]} {c}" for c in COLOURS if c in value) or "(nothing)"
-    if key in ("card", "source"):
+    if key in ("card", "source", "looking"):
         return _name(value)
     if isinstance(value, list):
         return ", ".join(str(v) for v in value) if value else "(none)"

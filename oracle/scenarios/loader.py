@@ -222,13 +222,15 @@ class _FileCheck:
         return out
 
     def loose_cards(self, data: JSON, path: KeyPath) -> JSON:
-        """Decisions and events: ``card``/``cards``/``order`` must be cards; ``source`` may be one."""
+        """Decisions and events: ``card``/``cards``/``order`` must be cards; ``source`` and ``looking`` (ART-11)
+        may be one."""
         out = self.action_cards(data, path)
-        source = out.get("source")
-        if isinstance(source, str):
-            found = catalogue().by_name(source)
-            if found is not None:
-                out["source"] = found.id
+        for key in ("source", "looking"):
+            named = out.get(key)
+            if isinstance(named, str):
+                found = catalogue().by_name(named)
+                if found is not None:
+                    out[key] = found.id
         return out
 
 

@@ -7,6 +7,7 @@ from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
+    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     Draw,
@@ -23,8 +24,10 @@ from oracle.reference.table import Table
 
 # art-wind-01 Banshee: ⚡ 1 point per different family in the area, Banshee's Wind included (SUM-5, ART-11);
 # ∞ when you draw a card it recovers itself at once (RUL-4).
-instant("art-wind-01", Effect((gain_points_per(1, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),),
-                              rule="SUM-5"))
+instant("art-wind-01", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(1, lambda ctx: ctx.families_in_area()),
+), rule="SUM-5"))
 permanent("art-wind-01", Permanent(on_draw=recovers_itself, rule="RUL-4"))
 
 
@@ -47,9 +50,10 @@ active("art-wind-02", Effect((
     Do(_nurikabe_to_draw_pile),
 ), rule="EFF-2"))
 
-# art-wind-03 Rukh: ⌛ name a family; 1 point per card of it in the area (Loki counts on its owner's turn: ART-11).
+# art-wind-03 Rukh: ⌛ name a family; 1 point per card of it in the area (Loki as its owner chooses: ART-11).
 active("art-wind-03", Effect((
     ChooseOptions(OPTIONS, "Rukh: choose a family", family_names),
+    ChooseFamilyForLook(),
     gain_points_per(1, chosen_family_count),
 ), rule="ART-11"))
 
@@ -75,8 +79,8 @@ instant("art-wind-04", Effect((
     Do(_horus_points),
 ), can_resolve=_horus_can_resolve, rule="RUL-2"))
 
-# art-wind-05 Loki: ∞ on its owner's turn it counts as any family, otherwise as Wind (ART-11); ⌛ 1 point per area
-# card with a Permanent effect, Loki included.
+# art-wind-05 Loki: ∞ on its owner's turn its owner chooses its family for each look, otherwise it is Wind (ART-11);
+# ⌛ 1 point per area card with a Permanent effect, Loki included.
 permanent("art-wind-05", Permanent(any_family_on_own_turn=True, rule="ART-11"))
 active("art-wind-05", Effect(
     (gain_points_per(1, lambda ctx: sum(1 for c in ctx.area() if c.has(EffectType.PERMANENT))),),

@@ -8,6 +8,7 @@ from oracle.reference.effects.context import EffectContext, area_as_if_summoned
 from oracle.reference.effects.registry import INSTANT, Effect, instant, instant_can_resolve
 from oracle.reference.effects.steps import (
     ChooseCards,
+    ChooseFamilyForLook,
     Do,
     Draw,
     SummonFromHand,
@@ -49,7 +50,10 @@ instant("base-dragon-01", Effect((
 ), can_resolve=_dragon_in_hand_summonable, rule="RUL-15"))
 
 # base-dragon-02 Tidal: ⚡ 5 points per Dragon card in the area, Tidal included (SUM-5).
-instant("base-dragon-02", Effect((gain_points_per(5, lambda ctx: ctx.count_in_area(Family.DRAGON)),), rule="SUM-5"))
+instant("base-dragon-02", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(5, lambda ctx: ctx.count_in_area(Family.DRAGON)),
+), rule="SUM-5"))
 
 
 # base-dragon-03 Ember: ⚡ 7 points; a chosen player (you allowed) discards a Water card they pick (SUM-4, EFF-7).
@@ -104,5 +108,5 @@ instant("base-dragon-09", Effect(
 
 # base-dragon-10 Eternity: ⚡ 4 points per different family in the area; Eternity makes Dragon count (SUM-5).
 instant("base-dragon-10", Effect(
-    (gain_points_per(4, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),), rule="SUM-5",
+    (ChooseFamilyForLook(), gain_points_per(4, lambda ctx: ctx.families_in_area())), rule="SUM-5",
 ))

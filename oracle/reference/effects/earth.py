@@ -8,6 +8,7 @@ from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
+    ChooseFamilyForLook,
     ChoosePlayer,
     Do,
     SummonFromHand,
@@ -178,8 +179,13 @@ def _stone_golem(ctx: EffectContext) -> None:
 instant("base-earth-13", Effect((Do(_stone_golem),)))
 
 # base-earth-14 Behemoth: ⚡ 3 points per family in the area, Behemoth's included (SUM-5).
-instant("base-earth-14", Effect((gain_points_per(3, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),),
-                                rule="SUM-5"))
+instant("base-earth-14", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(3, lambda ctx: ctx.families_in_area()),
+), rule="SUM-5"))
 
 # base-earth-15 Sand Giant: ⚡ 4 points per Earth card in the area, Sand Giant included (SUM-5).
-instant("base-earth-15", Effect((gain_points_per(4, lambda ctx: ctx.count_in_area(Family.EARTH)),), rule="SUM-5"))
+instant("base-earth-15", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(4, lambda ctx: ctx.count_in_area(Family.EARTH)),
+), rule="SUM-5"))

@@ -8,6 +8,7 @@ from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
+    ChooseFamilyForLook,
     Do,
     discard_stones_for_points,
     gain_points,
@@ -58,7 +59,10 @@ instant(
 active("base-fire-09", Effect((discard_stones_for_points(Stones.of(Color.RED), 3),), rule="EFF-2"))
 
 # base-fire-10 Lava Giant: ⚡ 2 points per Fire card in the area, Lava Giant included (SUM-5).
-instant("base-fire-10", Effect((gain_points_per(2, lambda ctx: ctx.count_in_area(Family.FIRE)),), rule="SUM-5"))
+instant("base-fire-10", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(2, lambda ctx: ctx.count_in_area(Family.FIRE)),
+), rule="SUM-5"))
 
 
 def _phoenix(table: Table, owner: int, summon: SummonInfo) -> None:
@@ -92,5 +96,7 @@ active("base-fire-13", _recover_one("Asmodeus: recover a card with an Instant ef
 active("base-fire-14", _recover_one("Balog: recover a Fire card with an Instant effect", family=Family.FIRE))
 
 # base-fire-15 Surtr: ⚡ 2 points per family in the area (SUM-5).
-instant("base-fire-15", Effect((gain_points_per(2, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),),
-                               rule="SUM-5"))
+instant("base-fire-15", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(2, lambda ctx: ctx.families_in_area()),
+), rule="SUM-5"))

@@ -15,7 +15,17 @@ from oracle.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned, hand_as_if_summoned
 from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve
-from oracle.reference.notes import DISCARD, DRAWN, OPTIONS, RECOVER, SHELTERED, SUMMONED, TARGET, Note
+from oracle.reference.notes import (
+    DISCARD,
+    DRAWN,
+    LOOK_FAMILY,
+    OPTIONS,
+    RECOVER,
+    SHELTERED,
+    SUMMONED,
+    TARGET,
+    Note,
+)
 from oracle.reference.payment import legal_payments
 from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
@@ -222,6 +232,39 @@ class ChoosePlayer:
         return True
 
 
+def look_prompt(wildcard: str, looking: str) -> str:
+    """The prompt of Loki's question, naming the card (or tile, or rule) that looks: ART-11."""
+    return f"{wildcard}: which family for {looking}?"
+
+
+class ChooseFamilyForLook:
+    """ART-11: this effect looks at the families of its owner's area, and on its owner's turn Loki's owner chooses
+    the one family Loki has for this look (asked even where one answer alone changes anything); the family is
+    noted under ``LOOK_FAMILY`` for the counting stages after it.
+
+    Asked only while Loki's ∞ is in force on its owner's turn (SUM-6), when ``when`` holds (the look reaches
+    Loki), and not under the ``every_family`` variant. ``looking`` names the effect that looks (the card or tile).
+    """
+
+    def __init__(self, when: Condition | None = None) -> None:
+        self.when = when
+
+    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
+        wildcard = ctx.table.wildcard(ctx.owner)
+        if wildcard is None or ctx.table.every_family() or (self.when is not None and not self.when(ctx)):
+            return None
+        return DecisionSpec(
+            DecisionKind.CHOOSE_OPTIONS, ctx.owner,
+            look_prompt(wildcard.name, ctx.table.name_of(ctx.source_id)), source=wildcard.id,
+            options=tuple(f.value for f in Family), looking=ctx.source_id,
+        )
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        if isinstance(answer, tuple) and answer:
+            ctx.remember(LOOK_FAMILY, Family(answer[0]))
+        return True
+
+
 class UpgradeStones:
     """STONE-2 / RUL-8: upgrade between ``least`` and ``most`` of the ``eligible`` stones one step each (red to
     blue, blue to purple): each stone at most once, purple never.
@@ -358,7 +401,7 @@ def players_with_summoned(family: Family) -> Callable[[EffectContext], list[int]
 
 
 def chosen_players_cards(family: Family, exclude_acting: bool = False) -> Callable[[EffectContext], list[str]]:
-    """The chosen player's summoned ``family`` cards (Loki counts as any family on its owner's turn: ART-11)."""
+    """The chosen player's summoned ``family`` cards (Loki on its owner's turn may be chosen as one: ART-11)."""
 
     def candidates(ctx: EffectContext) -> list[str]:
         if ctx.note(TARGET) is None:
@@ -404,7 +447,8 @@ def another_card_in_area(table: Table, owner: int, acting: str) -> bool:
 
 
 def summoned_anywhere(family: Family) -> Callable[[Table, int, str], bool]:
-    """SUM-4: some player has a summoned ``family`` card other than the acting card (Loki: ART-11)."""
+    """SUM-4: some player has a summoned ``family`` card other than the acting card (Loki on its owner's turn
+    qualifies unasked: ART-11)."""
 
     def can_resolve(table: Table, owner: int, acting: str) -> bool:
         return any(c.id != acting for p in range(table.state.n) for c in table.summoned(p, family))
@@ -477,7 +521,7 @@ def recovers_itself(table: Table, owner: int, card_id: str) -> None:
 
 
 def chosen_family_count(ctx: EffectContext) -> int:
-    """Cards of the family chosen under ``OPTIONS`` in the owner's area (Loki counts on its owner's turn: ART-11)."""
+    """Cards of the family chosen under ``OPTIONS`` in the owner's area (Loki as chosen for this look: ART-11)."""
     return sum(ctx.count_in_area(Family(name)) for name in ctx.note(OPTIONS))
 
 

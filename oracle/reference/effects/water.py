@@ -8,6 +8,7 @@ from oracle.options import option
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
+    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     Draw,
@@ -54,7 +55,10 @@ instant("base-water-04", Effect((gain_stones(Stones(blue=1)),)))
 active("base-water-04", Effect((recover_self(),), rule="EFF-6"))
 
 # base-water-05 Nessie: ⌛ 2 points if there is no Dragon card in your area.
-active("base-water-05", Effect((gain_points_if(2, lambda ctx: ctx.count_in_area(Family.DRAGON) == 0),)))
+active("base-water-05", Effect((
+    ChooseFamilyForLook(),
+    gain_points_if(2, lambda ctx: ctx.count_in_area(Family.DRAGON) == 0),
+), rule="ART-11"))
 
 # base-water-06 Hae-tae: ∞ blue and purple stones swap values (PAY-4, RUL-16).
 permanent("base-water-06", Permanent(swap_blue_purple=True, rule="RUL-16"))
@@ -130,4 +134,7 @@ permanent("base-water-13", Permanent(blue_purple_bonus=1, rule="RUL-16"))
 active("base-water-14", Effect((discard_stones_for_points(Stones(blue=1), 5),), rule="EFF-2"))
 
 # base-water-15 Poseidon: ⚡ 3 points per Water card in the area, Poseidon included (SUM-5).
-instant("base-water-15", Effect((gain_points_per(3, lambda ctx: ctx.count_in_area(Family.WATER)),), rule="SUM-5"))
+instant("base-water-15", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(3, lambda ctx: ctx.count_in_area(Family.WATER)),
+), rule="SUM-5"))

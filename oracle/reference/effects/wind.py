@@ -8,6 +8,7 @@ from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
+    ChooseFamilyForLook,
     Do,
     Draw,
     copy_effect,
@@ -53,7 +54,8 @@ instant("base-wind-04", Effect((gain_points(6), Do(_tengu_to_draw_pile)), rule="
 
 # base-wind-05 Boreas: ⚡ 1 point per Wind card in the area, Boreas included, then Recover this card (SUM-5, EFF-6).
 instant("base-wind-05", Effect(
-    (gain_points_per(1, lambda ctx: ctx.count_in_area(Family.WIND)), recover_self()), rule="SUM-5",
+    (ChooseFamilyForLook(), gain_points_per(1, lambda ctx: ctx.count_in_area(Family.WIND)), recover_self()),
+    rule="SUM-5",
 ))
 
 
@@ -115,8 +117,10 @@ active("base-wind-09", Effect((
 ), rule="RUL-12"))
 
 # base-wind-10 Valkyrie: ⌛ 1 point per different family in the area (Valkyrie's Wind included).
-active("base-wind-10", Effect((gain_points_per(1, lambda ctx: len(ctx.table.families_in_area(ctx.owner))),),
-                              rule="EFF-5"))
+active("base-wind-10", Effect((
+    ChooseFamilyForLook(),
+    gain_points_per(1, lambda ctx: ctx.families_in_area()),
+), rule="EFF-5"))
 
 
 def _odin(ctx: EffectContext) -> None:
