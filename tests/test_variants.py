@@ -84,6 +84,43 @@ def test_the_setup_wins_over_the_declared_value() -> None:
     assert 2 == _kappa_points({"RUL-1": "per_summon"}, {"RUL-1": "per_stone"})
 
 
+def _nessie_with_loki(variant: dict[str, str], declared: dict[str, str] | None = None) -> ReferenceEngine:
+    from oracle.given import complete_snapshot
+
+    engine = ReferenceEngine(declared)
+    engine.load(complete_snapshot({"round": 3, "phase": "resolution", "setup": {"expansion": True, "variants": variant},
+                                   "players": [{"area": ["base-water-05", "art-wind-05"]}]}))
+    result = engine.apply({"type": "resolve_active", "player": 0, "card": "base-water-05"})
+    assert result["accepted"], result
+    return engine
+
+
+def test_loki_asks_its_family_for_nessies_look_by_default() -> None:
+    pending = _nessie_with_loki({}).decision()
+    assert pending is not None
+    assert ("choose_options", "art-wind-05", "base-water-05", ["fire", "water", "earth", "wind", "dragon"], 1, 1) == (
+        pending["kind"], pending["source"], pending["looking"], pending["options"], pending["min"], pending["max"])
+
+
+def test_loki_is_every_family_unasked_when_the_setup_names_the_variant() -> None:
+    engine = _nessie_with_loki({"ART-11": "every_family"})
+    pending = engine.decision()
+    assert (0, "next_active") == (engine.export()["players"][0]["score"], pending and pending["kind"])
+
+
+def test_loki_is_every_family_when_the_engine_declares_it() -> None:
+    pending = _nessie_with_loki({}, {"ART-11": "every_family"}).decision()
+    assert "next_active" == (pending and pending["kind"])
+
+
+@pytest.mark.parametrize("answer", [["stone"], ["fire", "wind"], []])
+def test_loki_takes_exactly_one_of_the_five_families_dec_2(answer: list[str]) -> None:
+    engine = _nessie_with_loki({})
+    result = engine.apply({"type": "choose_options", "player": 0, "options": answer})
+    assert ("INVALID_CHOICE", "DEC-2", 0) == (result["rejection"]["code"], result["rejection"]["rule"],
+                                              engine.export()["players"][0]["score"])
+
+
 def test_an_unknown_variant_in_a_snapshot_names_the_field() -> None:
     with pytest.raises(SnapshotError, match=r"setup.variants.RUL-1: variant RUL-1 has no value 'twice'"):
         load_state(_kappa_position({"RUL-1": "twice"}))
@@ -188,6 +225,7 @@ def test_check_variant_is_for_the_reference_only() -> None:
 @pytest.mark.parametrize(("fixture", "own_scenario"), [
     ("kappa_per_stone_declared", "RUL-1-per-stone-gargoyle-two-purple"),
     ("ends_at_once_declared", "END-1-immediately-ends-mid-effect"),
+    ("loki_every_family_declared", "ART-11-every-family-nessie-with-loki-scores-nothing"),
 ])
 def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture: str, own_scenario: str) -> None:
     from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check

@@ -18,7 +18,8 @@ from oracle.diff import first_difference as _first_difference
 from oracle.model import Stones
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions
-from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT
+from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT, TILES, Effect
+from oracle.reference.effects.steps import ChooseFamilyForLook
 from vale_invariants.actions import action_key, keys_of
 
 JSON = dict[str, Any]
@@ -165,13 +166,33 @@ def _effect_rule(card_id: str, kind: str) -> str:
     return effect.rule if effect is not None else ""
 
 
+def _frame_effect(source: str, kind: str) -> Effect | None:
+    if kind == "artifact":
+        tile = TILES.get(source)
+        return tile.effect if tile is not None else None
+    return (INSTANT if kind == "instant" else ACTIVE).get(source)
+
+
+def look_rules(reference: ReferenceEngine | None, player: object, effect: Effect | None) -> list[str]:
+    """ART-11: the effect looks at the families of ``player``'s area while their Loki may be any family (its owner
+    is asked which one for the look)."""
+    if effect is None or reference is None or reference.table is None or not isinstance(player, int):
+        return []
+    if not 0 <= player < reference.table.state.n or not any(isinstance(s, ChooseFamilyForLook) for s in effect.stages):
+        return []
+    wildcard = reference.table.wildcard(player)
+    return [PERMANENT[wildcard.id].rule] if wildcard is not None else []
+
+
 def frame_rules(reference: ReferenceEngine | None) -> list[str]:
     """The rule of the effect the reference is in the middle of resolving, if any."""
     if reference is None or reference.table is None:
         return []
     for frame in reversed(reference.table.state.stack):
         if frame.kind == "effect":
-            return [_effect_rule(frame.source or frame.card, frame.effect or "")]
+            source = frame.source or frame.card
+            effect = _frame_effect(source, frame.effect or "")
+            return [_effect_rule(source, frame.effect or ""), *look_rules(reference, frame.player, effect)]
     return []
 
 
@@ -207,6 +228,7 @@ def action_rules(action: JSON | None, before: ReferenceEngine | None) -> list[st
         if permanent is not None and permanent.on_summon is not None:
             rules.append("EFF-3")
         rules.append(_effect_rule(card, "instant"))
+        rules.extend(look_rules(before, action.get("player"), INSTANT.get(card)))
         if permanent is not None:
             rules.append(permanent.rule)
         player = action.get("player")
@@ -217,6 +239,7 @@ def action_rules(action: JSON | None, before: ReferenceEngine | None) -> list[st
         rules.append("SUM-6")
     elif kind == "resolve_active" and isinstance(card, str):
         rules.append(_effect_rule(card, "active"))
+        rules.extend(look_rules(before, action.get("player"), ACTIVE.get(card)))
     elif kind in ("choose_player", "choose_cards", "choose_options"):
         rules.extend(frame_rules(before))
     elif kind == "tame":
