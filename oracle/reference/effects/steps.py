@@ -243,7 +243,8 @@ class ChooseFamilyForLook:
     noted under ``LOOK_FAMILY`` for the counting stages after it.
 
     Asked only while Loki's ∞ is in force on its owner's turn (SUM-6), when ``when`` holds (the look reaches
-    Loki), and not under the ``every_family`` variant. ``looking`` names the effect that looks (the card or tile).
+    Loki), and not under the ``every_family`` variant. The decision's ``source`` is Loki, its ``looking`` the card
+    or tile whose effect looks.
     """
 
     def __init__(self, when: Condition | None = None) -> None:
