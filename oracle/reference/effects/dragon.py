@@ -37,8 +37,13 @@ def _is_dragon(card: Card) -> bool:
 
 
 def _dragon_in_hand_summonable(table: Table, owner: int, acting: str) -> bool:
-    """RUL-15: a Dragon in the hand (this card aside) whose own Instant effect could resolve (SUM-4)."""
-    return bool(free_summon_candidates(table, owner, acting, _is_dragon))
+    """RUL-15 / SUM-5: once this card is placed and has discarded itself (the first stage), a Dragon in the hand
+    whose own Instant effect could resolve (SUM-4): Scorch copying Forest Spirit needs a hand card besides the Egg."""
+    after = table.what_if()
+    if acting in after.hand(owner):
+        after.place_summoned(owner, acting, Stones(), free=True)
+    after.discard_from_area(owner, acting, "what-if")
+    return bool(free_summon_candidates(after, owner, acting, _is_dragon))
 
 
 # base-dragon-01 Dragon Egg: ⚡ discard this card, then summon a hand Dragon for free (EFF-2, EFF-7, RUL-2, RUL-15).
