@@ -349,8 +349,6 @@ def chosen_players_cards(family: Family, exclude_acting: bool = False) -> Callab
     """The chosen player's summoned ``family`` cards (Loki counts as any family on its owner's turn: ART-11)."""
 
     def candidates(ctx: EffectContext) -> list[str]:
-        if ctx.note(TARGET) is None:
-            return []
         cards = ctx.table.summoned(chosen_player(ctx), family)
         return [c.id for c in cards if not (exclude_acting and c.id == ctx.card_id)]
 
@@ -370,14 +368,10 @@ def any_card(card: Card) -> bool:
     return True
 
 
-def free_summon_candidates(
-    table: Table, owner: int, acting: str, fits: Callable[[Card], bool], excluded: tuple[str, ...] = ()
-) -> list[str]:
-    """Hand cards (``acting`` and ``excluded`` aside) that fit and whose Instant effect could resolve (SUM-4)."""
+def free_summon_candidates(table: Table, owner: int, acting: str, fits: Callable[[Card], bool]) -> list[str]:
+    """Hand cards (``acting`` aside) that fit and whose Instant effect could resolve (SUM-4)."""
     out = []
     for card_id in hand_as_if_summoned(table, owner, acting):
-        if card_id in excluded:
-            continue
         if fits(table.card(card_id)) and instant_can_resolve(table, owner, card_id):
             out.append(card_id)
     return out
@@ -451,10 +445,9 @@ def gain_printed_cost_of(note: Note[tuple[str, ...]], move: Callable[[Table, int
     the owner gains its printed cost in points (the cost printed, whatever the move became: Ash, RUL-5)."""
 
     def act(ctx: EffectContext) -> None:
-        card_id = ctx.chosen(note)
-        if card_id is not None:
-            move(ctx.table, ctx.owner, card_id, ctx.source_id)
-            ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
+        card_id = ctx.the_chosen(note)
+        move(ctx.table, ctx.owner, card_id, ctx.source_id)
+        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
 
     return Do(act)
 

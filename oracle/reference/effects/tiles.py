@@ -277,12 +277,11 @@ def _own_area(ctx: EffectContext) -> list[str]:
 def _seal_discard(ctx: EffectContext) -> None:
     """ART-10: a real discard from the area (Ash replaces it, Totem Pole reacts). The family is read before the
     discard, on the owner's turn (so Loki counts as a Dragon: ART-11)."""
-    card_id = ctx.chosen(DISCARD)
-    if card_id is not None:
-        dragon = any(c.id == card_id for c in ctx.table.summoned(ctx.owner, Family.DRAGON))
-        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
-        if dragon:
-            ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
+    card_id = ctx.the_chosen(DISCARD)
+    dragon = any(c.id == card_id for c in ctx.table.summoned(ctx.owner, Family.DRAGON))
+    ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+    if dragon:
+        ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
 
 
 def _area_not_empty(table: Table, owner: int, tile_id: str) -> bool:
