@@ -384,7 +384,8 @@ def _no_absence_marker(check: _FileCheck, value: object, path: KeyPath) -> None:
 
 def _legal_exactly(check: _FileCheck, raw: JSON, path: KeyPath) -> list[JSON] | None:
     """``legal_exactly``: canonical, each action once, and alone (it already says what ``legal`` and
-    ``not_legal`` would)."""
+    ``not_legal`` would). Two orders of the same cards are two entries: an ``ordered`` decision (EFF-8) lists
+    each order as its own action."""
     if "legal_exactly" not in raw:
         return None
     where: KeyPath = (*path, "legal_exactly")
@@ -394,7 +395,7 @@ def _legal_exactly(check: _FileCheck, raw: JSON, path: KeyPath) -> list[JSON] | 
     moves = [check.move(a, (*where, i)) for i, a in enumerate(raw["legal_exactly"])]
     seen: dict[str, int] = {}
     for i, move in enumerate(moves):
-        key = canonical_action(move)
+        key = canonical_action(move, ordered=True)
         if key in seen:
             check.error((*where, i), f"the same action as entry {seen[key] + 1}")
         seen.setdefault(key, i)
