@@ -58,6 +58,8 @@ CAUGHT_BY: dict[str, tuple[tuple[str, ...], int]] = {
     "same_artifact_twice": (("lockstep",), 1),
     "pegasus_lowers_fixed_cost": (("lockstep",), 0),
     "ends_at_once_undeclared": (("lockstep",), 3),
+    "discards_sorted": (("lockstep",), 0),
+    "simultaneous_discards_undeclared": (("lockstep",), 0),
     "z3_double_upgrade": (("lockstep",), 1),
     "z3_downgrade": (("lockstep",), 1),
 }

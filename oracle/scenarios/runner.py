@@ -432,6 +432,8 @@ class _Run:
                             cause=differs_after(self.last_action(), mismatch.path or "state"))
 
     def check_decision(self, expected: JSON | str) -> None:
+        """The pending decision has the fields written; ``ordered = false`` also matches a decision without the
+        field (EFF-8: absent means false)."""
         pending = self.decision()
         if expected == "none":
             if pending is not None:
@@ -443,6 +445,8 @@ class _Run:
             raise self.stop(Outcome.FAIL, expected=f"decision = {show(expected)}",
                             actual="no pending decision (the game is over)", message="the game ended early",
                             cause=differs_after(self.last_action(), "decision"))
+        if "ordered" in expected:
+            pending = {**pending, "ordered": answer_is_ordered(pending)}
         mismatch = first_mismatch(expected, pending, "decision")
         if mismatch is not None:
             want, got = mismatch.describe()
