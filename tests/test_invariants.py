@@ -56,8 +56,10 @@ CAUGHT_BY: dict[str, tuple[tuple[str, ...], int]] = {
     "eternity_not_self": (("lockstep",), 1),
     "fixed_active_order": (("lockstep",), 0),
     "same_artifact_twice": (("lockstep",), 1),
-    "pegasus_lowers_fixed_cost": (("lockstep",), 0),
+    "pegasus_lowers_fixed_cost": (("lockstep",), 3),
     "ends_at_once_undeclared": (("lockstep",), 3),
+    "discards_sorted": (("lockstep",), 0),
+    "simultaneous_discards_undeclared": (("lockstep",), 0),
     "z3_double_upgrade": (("lockstep",), 1),
     "z3_downgrade": (("lockstep",), 1),
 }

@@ -188,6 +188,7 @@ def test_check_variant_is_for_the_reference_only() -> None:
 @pytest.mark.parametrize(("fixture", "own_scenario"), [
     ("kappa_per_stone_declared", "RUL-1-per-stone-gargoyle-two-purple"),
     ("ends_at_once_declared", "END-1-immediately-ends-mid-effect"),
+    ("simultaneous_discards_declared", "EFF-8-simultaneous-totem-pole-discarded-with-others-gains-nothing"),
 ])
 def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture: str, own_scenario: str) -> None:
     from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check

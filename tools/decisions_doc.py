@@ -151,6 +151,11 @@ def _effects() -> Iterator[tuple[str, str, Effect, str]]:
             yield source, f"tile ({tile.ability.value})", tile.effect, tile.rule
 
 
+def _ordered(stage: Stage) -> bool:
+    """EFF-8: a choice of several cards marked ``in_order`` is ``ordered`` under the project's ruling."""
+    return isinstance(stage, ChooseCards) and stage.in_order is not None and stage.most > 1
+
+
 def rows() -> list[Row]:
     """Every decision an effect can ask, in card and tile order."""
     load_handlers()
@@ -162,7 +167,7 @@ def rows() -> list[Row]:
             kind, decider, answers, bounds = _describe(source, stage)
             rules = tuple(dict.fromkeys(r for r in (rule, *KIND_RULES.get(kind, ())) if r))
             out.append(Row(source, _name(source), label, kind, decider, answers, bounds,
-                           bool(getattr(stage, "ordered", False)), rules, str(getattr(stage, "prompt", ""))))
+                           _ordered(stage), rules, str(getattr(stage, "prompt", ""))))
     return out
 
 

@@ -327,7 +327,7 @@ def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
     if kind is DecisionKind.CHOOSE_PLAYER:
         return [{"type": "choose_player", "player": player, "target": p} for p in spec.players]
     if kind is DecisionKind.CHOOSE_CARDS:
-        chosen = selections(spec.cards, spec.min, spec.max)
+        chosen = selections(spec.cards, spec.min, spec.max, spec.ordered)
         return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in chosen]
     if kind is DecisionKind.CHOOSE_OPTIONS:
         chosen = selections(spec.options, spec.min, spec.max)

@@ -417,6 +417,6 @@ _ANSWERS: dict[ActionType, Callable[[Table, int, JSON], None]] = {
     ActionType.CHOOSE_PLAYER: _answer_stage(lambda action: int(action["target"])),
     ActionType.PAY: _answer_stage(lambda action: Stones.from_json(action["payment"])),
     ActionType.UPGRADE_STONES: _answer_stage(lambda action: Stones.from_json(action["stones"])),
-    ActionType.CHOOSE_CARDS: _answer_stage(lambda action: tuple(sorted(action["cards"]))),
+    ActionType.CHOOSE_CARDS: _answer_stage(lambda action: tuple(action["cards"])),
     ActionType.CHOOSE_OPTIONS: _answer_stage(lambda action: tuple(sorted(action["options"]))),
 }

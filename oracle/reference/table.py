@@ -338,13 +338,28 @@ class Table:
     def discard_from_area(self, player: int, card_id: str, source: str) -> None:
         """EFF-7: a summoned card goes to the discard pile, unless its own effect replaces that (Ash, RUL-5);
         the owner's other cards that react to a discard (Totem Pole, ART-10) then trigger."""
+        if self._leave_area_discarded(player, card_id, source):
+            self._react_to_discard(player, card_id)
+
+    def discard_together_from_area(self, player: int, card_ids: tuple[str, ...], source: str) -> None:
+        """EFF-8's ``simultaneous`` variant: the cards leave the area together, then the owner's cards still
+        in the area react to each discard; none of the cards discarded sees the others'."""
+        left = [card_id for card_id in card_ids if self._leave_area_discarded(player, card_id, source)]
+        for card_id in left:
+            self._react_to_discard(player, card_id)
+
+    def _leave_area_discarded(self, player: int, card_id: str, source: str) -> bool:
+        """The card goes to the discard pile (True), or its own effect replaces the discard (Ash, RUL-5)."""
         own = PERMANENT.get(card_id)
         if own is not None and own.replaces_own_discard is not None and card_id not in self._unfinished():
             own.replaces_own_discard(self, player, card_id)
-            return
+            return False
         self.state.players[player].area.remove(card_id)
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=player, card=card_id, zone="area", source=source)
+        return True
+
+    def _react_to_discard(self, player: int, card_id: str) -> None:
         for card, effect in self.in_force(player):
             if effect.on_other_discarded is not None and card.id != card_id:
                 effect.on_other_discarded(self, player, card.id, card_id)

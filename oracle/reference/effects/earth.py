@@ -16,6 +16,7 @@ from oracle.reference.effects.steps import (
     any_card,
     choose_a_trade,
     discard_chosen_from_hand,
+    discards_one_at_a_time,
     free_summon_candidates,
     gain_points,
     gain_points_if,
@@ -126,15 +127,21 @@ active("base-earth-08", Effect((
 
 
 def _cerberus_discard(ctx: EffectContext) -> None:
-    for card_id in ctx.note(DISCARD):
-        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+    """EFF-8: one at a time in the chosen order, or all together under the ``simultaneous`` variant."""
+    if discards_one_at_a_time(ctx):
+        for card_id in ctx.note(DISCARD):
+            ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+    else:
+        ctx.table.discard_together_from_area(ctx.owner, ctx.note(DISCARD), ctx.source_id)
 
 
-# base-earth-09 Cerberus: ⚡ discard up to 3 of your other summoned cards (EFF-7, RUL-12).
+# base-earth-09 Cerberus: ⚡ discard up to 3 of your other summoned cards, in the order chosen (EFF-7, EFF-8,
+# RUL-12).
 instant("base-earth-09", Effect((
-    ChooseCards(DISCARD, "Cerberus: discard up to 3 of your other summoned cards", other_summoned, least=0, most=3),
+    ChooseCards(DISCARD, "Cerberus: discard up to 3 of your other summoned cards", other_summoned, least=0, most=3,
+                in_order=discards_one_at_a_time),
     Do(_cerberus_discard),
-), rule="EFF-7"))
+), rule="EFF-8"))
 
 
 def _earth_in_discard_pile(ctx: EffectContext) -> list[str]:

@@ -181,13 +181,35 @@ class _Choose(ABC):
 
 
 class ChooseCards(_Choose):
-    """Ask ``chooser`` (default: the owner) to choose among the cards ``offered`` lists."""
+    """Ask ``chooser`` (default: the owner) to choose among the cards ``offered`` lists. While ``in_order`` holds
+    the order of the answer matters (EFF-8) and is kept; otherwise the chosen cards are noted sorted."""
+
+    def __init__(
+        self,
+        note: Note[tuple[str, ...]],
+        prompt: str,
+        offered: Callable[[EffectContext], list[str]],
+        least: int = 1,
+        most: int = 1,
+        chooser: Callable[[EffectContext], int] | None = None,
+        in_order: Condition | None = None,
+    ) -> None:
+        super().__init__(note, prompt, offered, least, most, chooser)
+        self.in_order = in_order
+
+    def _ordered(self, ctx: EffectContext) -> bool:
+        return self.in_order is not None and self.in_order(ctx)
 
     def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
         return DecisionSpec(
             DecisionKind.CHOOSE_CARDS, player, self.prompt, source=ctx.source_id,
-            cards=tuple(sorted(items)), min=least, max=most,
+            cards=tuple(sorted(items)), min=least, max=most, ordered=most > 1 and self._ordered(ctx),
         )
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        chosen = answer if isinstance(answer, tuple) else ()
+        ctx.remember(self.note, chosen if self._ordered(ctx) else tuple(sorted(chosen)))
+        return True
 
 
 class ChooseOptions(_Choose):
@@ -484,6 +506,16 @@ def times_triggered(table: Table, stones_paid: int) -> int:
     if table.state.setup.variant(RUL_1, variants()[RUL_1].default) == PER_STONE:
         return stones_paid
     return 1 if stones_paid >= 1 else 0
+
+
+EFF_8 = "EFF-8"
+SIMULTANEOUS = "simultaneous"
+
+
+def discards_one_at_a_time(ctx: EffectContext) -> bool:
+    """EFF-8: several cards discarded by one effect leave one at a time, in the deciding player's order; under
+    the ``simultaneous`` variant they leave together and their order means nothing."""
+    return ctx.table.state.setup.variant(EFF_8, variants()[EFF_8].default) != SIMULTANEOUS
 
 
 
