@@ -11,6 +11,7 @@ import itertools
 from typing import Any
 
 from oracle.model import Stones
+from oracle.protocol import answer_is_ordered
 
 JSON = dict[str, Any]
 
@@ -56,10 +57,11 @@ def candidate_actions(pending: JSON, snapshot: JSON | None) -> list[JSON]:
         out = [{"type": "choose_player", "player": player, "target": p} for p in pending.get("players", [])]
     elif kind == "choose_cards":
         cards = sorted(pending.get("cards", []))
+        pick = itertools.permutations if answer_is_ordered(pending) else itertools.combinations
         for size in range(pending.get("min", 1), pending.get("max", 1) + 1):
             out.extend(
                 {"type": "choose_cards", "player": player, "cards": list(c)}
-                for c in itertools.combinations(cards, size)
+                for c in pick(cards, size)
             )
     elif kind == "choose_options":
         options = sorted(pending.get("options", []))

@@ -69,6 +69,12 @@ ANSWERS: dict[DecisionKind, frozenset[ActionType]] = {
 }
 
 
+def answer_is_ordered(decision: JSON | None) -> bool:
+    """EFF-8: a decision marked ``"ordered": true`` takes the order of its answer's list as part of the answer
+    (two orders are two actions); every other answer is the same action in any order."""
+    return decision is not None and decision.get("ordered") is True
+
+
 class RejectionCode(str, Enum):
     """Why an action was refused. Each rejection also names the rule id it enforces."""
 

@@ -39,7 +39,8 @@ def _short(value: object, limit: int = 120) -> str:
 
 
 def decision_problem(pending: object) -> str | None:
-    """A pending decision is null or an object with a known ``kind`` and an integer or null ``player``."""
+    """A pending decision is null or an object with a known ``kind``, an integer or null ``player`` and, if
+    given, a boolean ``ordered``."""
     if pending is None:
         return None
     if not isinstance(pending, dict):
@@ -54,6 +55,9 @@ def decision_problem(pending: object) -> str | None:
         cards = pending.get("cards", [])
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             return f"field 'cards' of a shuffle must be a list of card ids, got {_short(cards)}"
+    ordered = pending.get("ordered")
+    if ordered is not None and not isinstance(ordered, bool):
+        return f"field 'ordered' must be true or false (EFF-8), got {_short(ordered)}"
     undrivable = pending.get("undrivable")
     if undrivable is not None and not isinstance(undrivable, str):
         return f"field 'undrivable' must be a string saying why, got {_short(undrivable)}"

@@ -18,6 +18,7 @@ from ci.coverage_gate import (
     exclusions,
     floor_percent,
     read_threshold,
+    report_lines,
     verdict,
 )
 
@@ -66,10 +67,29 @@ def test_gate_fails_when_a_planted_unreached_branch_is_added(tmp_path: Path) -> 
     assert f"{planted_body}; {planted_body - 1}->{planted_body}" == row.split("%", 1)[1].strip()
 
 
+def test_gate_fails_when_a_rule_module_leaves_a_branch_unreached_whatever_the_total(tmp_path: Path) -> None:
+    shutil.copytree(REPOSITORY / "oracle", tmp_path / "oracle", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "scenarios").symlink_to(REPOSITORY / "scenarios")
+    planted = tmp_path / "oracle" / "reference" / "flow.py"
+    original_lines = len(planted.read_text(encoding="utf-8").splitlines())
+    with planted.open("a", encoding="utf-8") as out:
+        out.write(PLANTED_BRANCH)
+    planted_body = original_lines + 3
+    threshold = tmp_path / "threshold.txt"
+    threshold.write_text("0\n", encoding="utf-8")
+
+    ran = run_gate([tmp_path, REPOSITORY / "fixtures", REPOSITORY / "invariants"], "--threshold-file", str(threshold))
+
+    assert 1 == ran.returncode, ran.stdout + ran.stderr
+    failed = next(line for line in ran.stdout.splitlines() if line.startswith("FAILED: oracle/reference/flow.py"))
+    assert f"{planted_body}; {planted_body - 1}->{planted_body} (add a scenario" in failed
+    assert "is below the threshold" not in ran.stdout
+
+
 # --- exclusions, thresholds and the verdict -----------------------------------------------------------------
 
-def _measured(missing_lines: tuple[int, ...] = ()) -> Measurement:
-    return Measurement((FileCoverage("oracle/reference/x.py", 10, missing_lines, 4, ()),), ())
+def _measured(missing_lines: tuple[int, ...] = (), path: str = "oracle/reference/snapshot.py") -> Measurement:
+    return Measurement((FileCoverage(path, 10, missing_lines, 4, ()),), ())
 
 
 def test_exclusions_are_counted_with_their_reasons(tmp_path: Path) -> None:
@@ -99,6 +119,25 @@ def test_coverage_below_the_threshold_fails_the_gate() -> None:
     measurement = _measured(missing_lines=(3,))
     assert [] == verdict(measurement, [], 92.85)
     assert ["branch coverage 92.86% is below the threshold 92.87%"] == verdict(measurement, [], 92.87)
+
+
+def test_a_rule_module_below_100_percent_fails_the_gate_above_the_threshold() -> None:
+    expected = ["oracle/reference/flow.py: rule module at 92.9%, reached by no scenario: 3 "
+                "(add a scenario, or remove the code if it is dead)"]
+    assert expected == verdict(_measured(missing_lines=(3,), path="oracle/reference/flow.py"), [], 0.0)
+
+
+def test_the_plumbing_may_stay_below_100_percent_above_the_threshold() -> None:
+    assert [] == verdict(_measured(missing_lines=(3,), path="oracle/reference/snapshot.py"), [], 0.0)
+
+
+def test_the_report_prints_the_rule_modules_and_the_plumbing_apart() -> None:
+    measurement = Measurement((
+        FileCoverage("oracle/reference/flow.py", 10, (), 4, ()),
+        FileCoverage("oracle/reference/snapshot.py", 10, (3, 4), 4, ((5, 6),)),
+    ), ())
+    lines = report_lines(measurement, [], 90.0)
+    assert "rule modules: 100.00% (must be 100% less the exclusions), protocol plumbing: 78.57%" in lines
 
 
 def test_a_scenario_failing_on_the_reference_fails_the_gate() -> None:

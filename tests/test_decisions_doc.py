@@ -50,6 +50,11 @@ def test_hydra_basilisk_and_cerberus_are_documented() -> None:
     assert "0 to 3 cards (at most as many as on offer)" == by_name[("Cerberus", DecisionKind.CHOOSE_CARDS)].bounds
 
 
+def test_only_cerberus_discards_several_cards_in_order() -> None:
+    ordered = sorted(row.name for row in _tool().rows() if row.ordered)
+    assert ["Cerberus"] == ordered
+
+
 def test_an_option_the_vocabulary_does_not_list_is_an_error() -> None:
     assert "draw" == option("base-water-10", "draw")
     with pytest.raises(OptionsDataError, match="base-water-10 has no option 'fly'"):

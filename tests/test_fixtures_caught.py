@@ -25,6 +25,8 @@ FIXTURES = {
     "vale_fixtures.tile_kept_after_return": "ART-6",
     "vale_fixtures.kappa_per_stone_undeclared": "RUL-1",
     "vale_fixtures.ends_at_once_undeclared": "END-1",
+    "vale_fixtures.discards_sorted": "EFF-8",
+    "vale_fixtures.simultaneous_discards_undeclared": "EFF-8",
     "vale_fixtures.loki_every_family_undeclared": "ART-11",
 }
 

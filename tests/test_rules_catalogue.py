@@ -184,6 +184,16 @@ def _someone_has_the_end_score(scenario: Scenario) -> bool:
     return bool(max(scores) >= position["setup"]["end_score"])
 
 
+TOTEM_POLE = "art-earth-05"
+
+
+def _totem_pole_discarded_with_others(scenario: Scenario) -> bool:
+    """EFF-8's situation: one answer discards Totem Pole together with another card (Cerberus)."""
+    answers = [step.do.get("cards") for step in scenario.steps
+               if step.do is not None and step.do.get("type") == "choose_cards"]
+    return any(isinstance(cards, list) and TOTEM_POLE in cards and len(cards) >= 2 for cards in answers)
+
+
 LOKI = "art-wind-05"
 
 
@@ -196,7 +206,7 @@ def _loki_is_involved(scenario: Scenario) -> bool:
 
 
 VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones, "END-1": _someone_has_the_end_score,
-                      "ART-11": _loki_is_involved}
+                      "EFF-8": _totem_pole_discarded_with_others, "ART-11": _loki_is_involved}
 
 
 def test_every_variant_has_its_situation_here() -> None:

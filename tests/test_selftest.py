@@ -31,7 +31,8 @@ def test_every_fixture_module_with_an_engine_gets_a_plan() -> None:
     every = [p.name for p in plans()]
     modules = sorted(m.name for m in pkgutil.iter_modules(vale_fixtures.__path__))
     assert REFERENCE == every[0]
-    assert ["reference ART-11=every_family", "reference END-1=immediately", "reference RUL-1=per_stone"] == [
+    assert ["reference ART-11=every_family", "reference EFF-8=simultaneous", "reference END-1=immediately",
+            "reference RUL-1=per_stone"] == [
         n for n in every[1:] if n.startswith(f"{REFERENCE} ")]
     names = [n for n in every if not n.startswith(f"{REFERENCE} ")]
     assert sorted(names[1:]) == names[1:]

@@ -225,6 +225,7 @@ def test_check_variant_is_for_the_reference_only() -> None:
 @pytest.mark.parametrize(("fixture", "own_scenario"), [
     ("kappa_per_stone_declared", "RUL-1-per-stone-gargoyle-two-purple"),
     ("ends_at_once_declared", "END-1-immediately-ends-mid-effect"),
+    ("simultaneous_discards_declared", "EFF-8-simultaneous-totem-pole-discarded-with-others-gains-nothing"),
     ("loki_every_family_declared", "ART-11-every-family-nessie-with-loki-scores-nothing"),
 ])
 def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture: str, own_scenario: str) -> None:

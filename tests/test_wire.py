@@ -210,7 +210,7 @@ def test_a_silent_engine_times_out_on_the_oracle_side_without_a_harness_alarm(
 
 
 def test_the_harness_deadline_holds_over_the_wire() -> None:
-    subject = Subject(wire_factory(f"cmd:{sys.executable} -m vale_fixtures.wire.silent_in_decision"), "silent", 0.5)
+    subject = Subject(wire_factory(f"cmd:{sys.executable} -m vale_fixtures.wire.silent_in_decision"), "silent", 2.0)
     subject.new_game(new_setup(3, 1))
     with pytest.raises(EngineFault) as caught:
         for _ in range(10):

@@ -22,10 +22,12 @@ def test_the_domains_have_the_documented_sizes() -> None:
 
 
 def test_card_values_follow_rul_16() -> None:
+    engine = ReferenceEngine()
     for cards in m.ALL_VALUE_CARDS:
-        assert tuple(cards.values) == tuple(
-            getattr(StoneValues.combine(cards.agni, cards.water_giant, cards.hae_tae), c)
-            for c in ("red", "blue", "purple"))
+        engine.load(complete_snapshot({"round": 3, "players": [{"area": cards.card_ids}]}))
+        assert engine.table is not None
+        in_force = engine.table.stone_values(0)
+        assert tuple(cards.values) == (in_force.red, in_force.blue, in_force.purple), cards.label
         assert m.ValueCards.parse(cards.label) == cards
     assert m.ValueCards(agni=True, water_giant=True, hae_tae=True).values == m.Values(2, 7, 4)
 

@@ -164,6 +164,11 @@ def _effects() -> Iterator[tuple[str, str, Effect, str]]:
             yield source, f"tile ({tile.ability.value})", tile.effect, tile.rule
 
 
+def _ordered(stage: Stage) -> bool:
+    """EFF-8: a choice of several cards marked ``in_order`` is ``ordered`` under the project's ruling."""
+    return isinstance(stage, ChooseCards) and stage.in_order is not None and stage.most > 1
+
+
 def rows() -> list[Row]:
     """Every decision an effect can ask, in card and tile order."""
     load_handlers()
@@ -177,7 +182,7 @@ def rows() -> list[Row]:
             rules = tuple(dict.fromkeys(r for r in (rule, "ART-11" if look else "", *KIND_RULES.get(kind, ())) if r))
             prompt = look_prompt(_name(_wildcard()), _name(source)) if look else str(getattr(stage, "prompt", ""))
             out.append(Row(source, _name(source), label, kind, decider, answers, bounds,
-                           bool(getattr(stage, "ordered", False)), rules, prompt, _wildcard() if look else source))
+                           _ordered(stage), rules, prompt, _wildcard() if look else source))
     return out
 
 

@@ -1,7 +1,7 @@
 """Actions as data: canonical keys, the order the fuzzer chooses in, and illegal actions to try.
 
 * :func:`action_key` makes two spellings of the same action equal (``{"red": 1}`` and
-  ``{"red": 1, "blue": 0, "purple": 0}``; chosen cards in any order).
+  ``{"red": 1, "blue": 0, "purple": 0}``; chosen cards in any order, unless the decision is ``ordered``).
 * :func:`greedy` is the fuzzer's default choice (summon the dearest card, keep the most valuable stones):
   Hypothesis shrinks each choice towards it, so minimal traces read like plausible play, and taking it
   for about half of the draws reaches deeper positions than uniform choices.
@@ -34,7 +34,7 @@ PROBE_CORRUPT = 2
 PROBE_PROTOCOL = 3
 
 
-def _norm(key: str, value: Any) -> Any:
+def _norm(key: str, value: Any, ordered: bool = False) -> Any:
     if isinstance(value, dict):
         if key in STONE_KEYS:
             return tuple(value.get(c, 0) for c in COLOURS) + tuple(
@@ -43,7 +43,7 @@ def _norm(key: str, value: Any) -> Any:
         return tuple(sorted((str(k), _norm(str(k), v)) for k, v in value.items()))
     if isinstance(value, list):
         items = tuple(_norm(key, v) for v in value)
-        if key in ORDERED_LISTS:
+        if ordered or key in ORDERED_LISTS:
             return items
         try:
             return tuple(sorted(items))
@@ -54,8 +54,9 @@ def _norm(key: str, value: Any) -> Any:
     return value
 
 
-def action_key(action: JSON) -> Key:
-    """A hashable, orderable key: equal for two spellings of the same action."""
+def action_key(action: JSON, ordered: bool = False) -> Key:
+    """A hashable, orderable key: equal for two spellings of the same action. The chosen cards of an answer to
+    an ``ordered`` decision (EFF-8, :func:`oracle.protocol.answer_is_ordered`) keep their order."""
     out: list[tuple[str, Any]] = []
     for key in sorted(action):
         value = action[key]
@@ -67,7 +68,7 @@ def action_key(action: JSON) -> Key:
         elif kind is dict and key in STONE_KEYS and len(value) <= 3 and all(c in COLOURS for c in value):
             out.append((key, (value.get("red", 0), value.get("blue", 0), value.get("purple", 0))))
         else:
-            out.append((key, _norm(key, value)))
+            out.append((key, _norm(key, value, ordered)))
     return tuple(out)
 
 
@@ -81,8 +82,8 @@ def sort_key(action: JSON) -> tuple[Any, ...]:
             tuple(map(str, action.get("options") or ())), tuple(map(str, action.get("order") or ())))
 
 
-def keys_of(actions: list[JSON]) -> set[Key]:
-    return {action_key(a) for a in actions}
+def keys_of(actions: list[JSON], ordered: bool = False) -> set[Key]:
+    return {action_key(a, ordered) for a in actions}
 
 
 def _cost(card_id: Any) -> int:
@@ -234,10 +235,10 @@ def probe_pool(category: int, pending: JSON, snapshot: JSON | None, legal: list[
     return pool
 
 
-def pick_probe(pool: list[JSON], legal_keys: set[Key], start: int) -> JSON | None:
+def pick_probe(pool: list[JSON], legal_keys: set[Key], start: int, ordered: bool = False) -> JSON | None:
     """The first action of ``pool`` from ``start`` on (cyclically) that is not legal; None if all are."""
     for offset in range(len(pool)):
         action = pool[(start + offset) % len(pool)]
-        if action_key(action) not in legal_keys:
+        if action_key(action, ordered) not in legal_keys:
             return action
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.harness import EngineFault
-from oracle.protocol import DecisionKind
+from oracle.protocol import DecisionKind, answer_is_ordered
 from oracle.results import Outcome
 from vale_invariants.actions import action_key, keys_of
 from vale_invariants.catalog import LOCKSTEP
@@ -42,9 +42,10 @@ class DecisionGuards(RunnerCore):
         if not battery:
             return
         view = None if comparing else ReferenceView(snapshot)
-        legal_keys = keys_of(legal)
+        ordered = answer_is_ordered(pending)
+        legal_keys = keys_of(legal, ordered)
         for probe in battery:
-            if action_key(probe.action) in legal_keys:
+            if action_key(probe.action, ordered) in legal_keys:
                 continue
             judge = self.reference if view is None else view.engine
             expected = reference_rejection(judge, probe.action) if judge is not None else None

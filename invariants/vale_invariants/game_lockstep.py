@@ -7,6 +7,7 @@ import itertools
 from typing import Any
 
 from oracle.harness import EngineFault
+from oracle.protocol import answer_is_ordered
 from oracle.reference import ReferenceEngine
 from vale_invariants.game_core import RunnerCore, dedupe_rules
 from vale_invariants.lockstep import (
@@ -34,7 +35,7 @@ class LockstepComparison(RunnerCore):
         reference = self.reference
         assert reference is not None
         expected = self._reference(step, "legal_actions", reference.legal_actions)
-        missing, extra = legal_difference(expected, legal)
+        missing, extra = legal_difference(expected, legal, answer_is_ordered(pending))
         if not missing and not extra:
             return
         extra_rejections = [reference_rejection(reference, a) or {} for a in extra]

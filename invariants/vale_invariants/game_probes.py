@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.harness import EngineFault
-from oracle.protocol import RejectionCode
+from oracle.protocol import RejectionCode, answer_is_ordered
 from oracle.results import Outcome
 from vale_invariants.actions import (
     keys_of,
@@ -41,7 +41,8 @@ class Probes(RunnerCore):
         pool = probe_pool(category, pending, snapshot, legal, players, salt)
         if not pool:
             return
-        probe = pick_probe(pool, keys_of(legal), salt * 7919 + step)
+        ordered = answer_is_ordered(pending)
+        probe = pick_probe(pool, keys_of(legal, ordered), salt * 7919 + step, ordered)
         if probe is None:
             return
         if checking:

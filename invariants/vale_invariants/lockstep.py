@@ -16,16 +16,19 @@ from typing import Any
 
 from oracle.diff import first_difference as _first_difference
 from oracle.model import Stones
+from oracle.protocol import answer_is_ordered
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions
 from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT, TILES, Effect
 from oracle.reference.effects.steps import ChooseFamilyForLook
-from vale_invariants.actions import action_key, keys_of
+from vale_invariants.actions import Key, action_key, keys_of
 
 JSON = dict[str, Any]
 
 HIDDEN_KEYS = ("private", "pending")
 DECISION_FIELDS = ("cards", "players", "options", "min", "max", "limit")
+ORDERED = "ordered"
+"""Compared as :func:`oracle.protocol.answer_is_ordered` reads it: absent is false (EFF-8)."""
 
 TYPE_RULES: dict[str, tuple[str, ...]] = {
     "pick": ("HUNT-4", "HUNT-1"),
@@ -77,7 +80,7 @@ def decision_shape(pending: JSON | None) -> JSON | None:
     """What two engines must agree on in a pending decision (not the prompt)."""
     if pending is None:
         return None
-    out: JSON = {"kind": pending.get("kind"), "player": pending.get("player")}
+    out: JSON = {"kind": pending.get("kind"), "player": pending.get("player"), ORDERED: answer_is_ordered(pending)}
     for key in DECISION_FIELDS:
         if key in pending:
             value = pending[key]
@@ -92,21 +95,27 @@ def decision_difference(reference: JSON | None, engine: JSON | None) -> str | No
     a, b = decision_shape(reference), decision_shape(engine)
     if a is None or b is None:
         return None if a is None and b is None else "decision"
-    for key in ("kind", "player", *DECISION_FIELDS):
+    for key in ("kind", "player", ORDERED, *DECISION_FIELDS):
         if key in a and key in b and a[key] != b[key]:
             return key
     return None
 
 
-def legal_difference(reference: list[JSON], engine: list[JSON]) -> tuple[list[JSON], list[JSON]]:
-    """(legal for the reference but not listed by the engine, listed by the engine but not legal)."""
+def legal_difference(reference: list[JSON], engine: list[JSON],
+                     ordered: bool = False) -> tuple[list[JSON], list[JSON]]:
+    """(legal for the reference but not listed by the engine, listed by the engine but not legal); the answers
+    to an ``ordered`` decision are compared with their cards in order (EFF-8)."""
     if reference == engine:
         return [], []
-    ref_keys, eng_keys = keys_of(reference), keys_of(engine)
+    ref_keys, eng_keys = keys_of(reference, ordered), keys_of(engine, ordered)
     if ref_keys == eng_keys:
         return [], []
-    missing = sorted((a for a in reference if action_key(a) not in eng_keys), key=action_key)
-    extra = sorted((a for a in engine if action_key(a) not in ref_keys), key=action_key)
+
+    def key(action: JSON) -> Key:
+        return action_key(action, ordered)
+
+    missing = sorted((a for a in reference if key(a) not in eng_keys), key=key)
+    extra = sorted((a for a in engine if key(a) not in ref_keys), key=key)
     return missing, extra
 
 
@@ -358,6 +367,8 @@ def decision_rules(reference: JSON | None, engine: JSON | None, action: JSON | N
     kinds = {reference.get("kind"), engine.get("kind")}
     offered = {str(o) for o in reference.get("options", []) or []} ^ {str(o) for o in engine.get("options", []) or []}
     rules: list[str] = option_rules(offered)
+    if answer_is_ordered(reference) != answer_is_ordered(engine):
+        rules.append("EFF-8")
     for kind in sorted(k for k in kinds if isinstance(k, str)):
         rules += DECISION_RULES.get(kind, ())
     if kinds & {"choose_player", "choose_cards", "choose_options", "pay", "upgrade_stones"}:

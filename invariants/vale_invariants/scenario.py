@@ -21,9 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from oracle.protocol import answer_is_ordered
 from oracle.rules import rules as rules_catalogue
 from oracle.scenarios.writer import toml_text
-from vale_invariants.lockstep import DECISION_FIELDS
+from vale_invariants.lockstep import DECISION_FIELDS, ORDERED
 from vale_invariants.trace import Divergence, Failure
 
 JSON = dict[str, Any]
@@ -103,6 +104,8 @@ def _decision(divergence: Divergence) -> JSON | str | None:
         out["player"] = expected["player"]
     if divergence.field in DECISION_FIELDS and divergence.field in expected:
         out[divergence.field] = expected[divergence.field]
+    if divergence.field == ORDERED:
+        out[ORDERED] = answer_is_ordered(expected)
     return out
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from oracle.model import Stones
 from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
 from oracle.reference.decisions import DecisionSpec, selections
-from oracle.reference.effects.registry import TILES, TileAbility, instant_can_resolve
+from oracle.reference.effects.registry import INSTANT, TILES, TileAbility, always, instant_can_resolve
 from oracle.reference.payment import check_payment, legal_payments
 from oracle.reference.table import Table
 
@@ -104,6 +104,18 @@ def _check_marked(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
         RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"))
 
 
+def instant_can_resolve_once_paid(table: Table, player: int, card_id: str, paid: Stones) -> bool:
+    """SUM-4: the Instant effect resolves after the cost is paid (rulebook, Summon a Card: pay, place, resolve), so
+    whether it can be fully resolved is judged on the stones left after paying (Scorch copying Duduri, Horus
+    summoning Duduri: a red or blue stone must be left)."""
+    effect = INSTANT.get(card_id)
+    if effect is None or effect.can_resolve is always or paid.total == 0:
+        return instant_can_resolve(table, player, card_id)
+    paying = table.what_if()
+    paying.pay_stones(player, paid, purpose="what-if")
+    return instant_can_resolve(paying, player, card_id)
+
+
 def _check_summon(table: Table, spec: DecisionSpec, action: JSON) -> Rejection | None:
     card_id = _card_field(table, action)
     if isinstance(card_id, Rejection):
@@ -123,7 +135,7 @@ def _check_summon(table: Table, spec: DecisionSpec, action: JSON) -> Rejection |
     rejection = check_payment(table.stones(player), paid, table.stone_values(player), table.summon_cost(player, card))
     if rejection is not None:
         return rejection
-    if not instant_can_resolve(table, player, card_id):
+    if not instant_can_resolve_once_paid(table, player, card_id, paid):
         return _reject(
             RejectionCode.INSTANT_UNRESOLVABLE, "SUM-4",
             f"{card.name}'s Instant effect cannot be fully resolved now",
@@ -315,7 +327,7 @@ def candidates(table: Table, spec: DecisionSpec) -> list[JSON]:
     if kind is DecisionKind.CHOOSE_PLAYER:
         return [{"type": "choose_player", "player": player, "target": p} for p in spec.players]
     if kind is DecisionKind.CHOOSE_CARDS:
-        chosen = selections(spec.cards, spec.min, spec.max)
+        chosen = selections(spec.cards, spec.min, spec.max, spec.ordered)
         return [{"type": "choose_cards", "player": player, "cards": list(c)} for c in chosen]
     if kind is DecisionKind.CHOOSE_OPTIONS:
         chosen = selections(spec.options, spec.min, spec.max)

@@ -21,7 +21,8 @@ class DecisionSpec:
     """A pending decision. ``player`` is None for chance decisions (a shuffle).
 
     ``cards`` are the cards (or tiles) on offer: for a marker, the unmarked display cards; for an Active effect,
-    the unused ones; for a choice, the candidates; for a shuffle, the discard pile.
+    the unused ones; for a choice, the candidates; for a shuffle, the discard pile. ``ordered`` says the order
+    of a ``choose_cards`` answer matters (several cards discarded one at a time, EFF-8).
     """
 
     kind: DecisionKind
@@ -36,13 +37,14 @@ class DecisionSpec:
     limit: int = 0
     cost: int = 0
     eligible: Stones | None = None
+    ordered: bool = False
     looking: str = ""
     """choose_options, ART-11: the card, tile or rule id whose effect or check looks at Loki's family."""
 
     @property
     def decider(self) -> int:
         """The player who decides; only a chance decision has none, and no player's action answers it."""
-        if self.player is None:
+        if self.player is None:  # pragma: no cover - internal guard: actions.check matches the player first (DEC-1)
             raise ValueError(f"a {self.kind.value} decision is made by chance, not by a player")
         return self.player
 
@@ -55,6 +57,8 @@ class DecisionSpec:
         if self.kind is DecisionKind.CHOOSE_CARDS or self.kind is DecisionKind.CHOOSE_OPTIONS:
             out["min"] = self.min
             out["max"] = self.max
+        if self.ordered:
+            out["ordered"] = True
         if self.kind is DecisionKind.CHOOSE_PLAYER:
             out["players"] = list(self.players)
         if self.kind is DecisionKind.CHOOSE_OPTIONS:
@@ -74,9 +78,11 @@ class DecisionSpec:
         return out
 
 
-def selections(items: tuple[str, ...], least: int, most: int) -> list[tuple[str, ...]]:
-    """Every sorted selection of between ``least`` and ``most`` of ``items`` (cards or options on offer)."""
+def selections(items: tuple[str, ...], least: int, most: int, ordered: bool = False) -> list[tuple[str, ...]]:
+    """Every selection of between ``least`` and ``most`` of ``items`` (cards or options on offer): sorted, or
+    with ``ordered`` every order of each selection (EFF-8)."""
+    pick = itertools.permutations if ordered else itertools.combinations
     out: list[tuple[str, ...]] = []
     for size in range(least, most + 1):
-        out.extend(itertools.combinations(sorted(items), size))
+        out.extend(pick(sorted(items), size))
     return out

@@ -30,7 +30,7 @@ NOTES: dict[str, Note[Any]] = {}
 
 
 def _note(name: str, empty: T, to_json: Callable[[T], object], from_json: Callable[[Any], T]) -> Note[T]:
-    if name in NOTES:
+    if name in NOTES:  # pragma: no cover - a note declared twice is a bug of this module, caught on import
         raise ValueError(f"note {name!r} declared twice")
     note = Note(name, empty, to_json, from_json)
     NOTES[name] = note
@@ -48,10 +48,6 @@ def _card(name: str) -> Note[str | None]:
 
 def _player(name: str) -> Note[int | None]:
     return _note(name, None, lambda value: value, lambda data: None if data is None else int(data))
-
-
-def _flag(name: str) -> Note[bool]:
-    return _note(name, False, lambda value: value, bool)
 
 
 def _count(name: str) -> Note[int]:
@@ -100,8 +96,6 @@ DRAWN = _card("drawn")
 """The card the draw stage drew (None: the draw pile and the discard pile were empty)."""
 SUMMONED = _card("summoned")
 """The card the free-summon stage summoned."""
-DISCARDED_SELF = _flag("discarded_self")
-"""'This card' really left the area by its own discard (Dragon Egg)."""
 SHELTERED = _count("sheltered")
 """How many cards the stage has sheltered from the draw pile so far."""
 LOOK_FAMILY = _family("look_family")

@@ -1,7 +1,7 @@
 """Stone values and payment legality, shared by the engine, the Z3 models and the checks.
 
 Rules PAY-1 (cover the cost), PAY-2 (no change), PAY-3 (no superfluous stone), PAY-4 (values in force
-at the moment of paying), PAY-5 (only stones held), RUL-16 (how value changes combine).
+at the moment of paying), PAY-5 (only stones held); the values in force are combined by Table.stone_values (RUL-16).
 """
 
 from __future__ import annotations
@@ -25,16 +25,6 @@ class StoneValues:
 
     def worth(self, stones: Stones) -> int:
         return stones.red * self.red + stones.blue * self.blue + stones.purple * self.purple
-
-    @staticmethod
-    def combine(agni: bool, water_giant: bool, hae_tae: bool) -> StoneValues:
-        """RUL-16: Agni +1 red; Water Giant +1 blue and +1 purple; then Hae-tae swaps blue and purple."""
-        red = 1 + (1 if agni else 0)
-        blue = 3 + (1 if water_giant else 0)
-        purple = 6 + (1 if water_giant else 0)
-        if hae_tae:
-            blue, purple = purple, blue
-        return StoneValues(red, blue, purple)
 
 
 PRINTED_VALUES = StoneValues()

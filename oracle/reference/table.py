@@ -377,13 +377,28 @@ class Table:
     def discard_from_area(self, player: int, card_id: str, source: str) -> None:
         """EFF-7: a summoned card goes to the discard pile, unless its own effect replaces that (Ash, RUL-5);
         the owner's other cards that react to a discard (Totem Pole, ART-10) then trigger."""
+        if self._leave_area_discarded(player, card_id, source):
+            self._react_to_discard(player, card_id)
+
+    def discard_together_from_area(self, player: int, card_ids: tuple[str, ...], source: str) -> None:
+        """EFF-8's ``simultaneous`` variant: the cards leave the area together, then the owner's cards still
+        in the area react to each discard; none of the cards discarded sees the others'."""
+        left = [card_id for card_id in card_ids if self._leave_area_discarded(player, card_id, source)]
+        for card_id in left:
+            self._react_to_discard(player, card_id)
+
+    def _leave_area_discarded(self, player: int, card_id: str, source: str) -> bool:
+        """The card goes to the discard pile (True), or its own effect replaces the discard (Ash, RUL-5)."""
         own = PERMANENT.get(card_id)
         if own is not None and own.replaces_own_discard is not None and card_id not in self._unfinished():
             own.replaces_own_discard(self, player, card_id)
-            return
+            return False
         self.state.players[player].area.remove(card_id)
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=player, card=card_id, zone="area", source=source)
+        return True
+
+    def _react_to_discard(self, player: int, card_id: str) -> None:
         for card, effect in self.in_force(player):
             if effect.on_other_discarded is not None and card.id != card_id:
                 effect.on_other_discarded(self, player, card.id, card_id)
@@ -394,9 +409,7 @@ class Table:
         self.emit("card_discarded", player=player, card=card_id, zone="hand", source=source)
 
     def recover(self, player: int, card_id: str, source: str) -> None:
-        """EFF-6: a summoned card returns to its owner's hand."""
-        if card_id not in self.state.players[player].area:
-            return
+        """EFF-6: a summoned card returns to its owner's hand (every caller names a card of the area)."""
         self.state.players[player].area.remove(card_id)
         self.state.players[player].hand.append(card_id)
         self.emit("card_recovered", player=player, card=card_id, source=source)
@@ -491,8 +504,6 @@ class Table:
 
     def upgrade_stones(self, player: int, red: int, blue: int, source: str) -> None:
         """RUL-8: ``red`` red stones become blue and ``blue`` blue stones become purple (one step each)."""
-        if red == 0 and blue == 0:
-            return
         held = self.state.players[player].stones
         self.state.players[player].stones = Stones(held.red - red, held.blue - blue + red, held.purple + blue)
         self.emit("stones_upgraded", player=player, red=red, blue=blue, source=source)
@@ -508,7 +519,7 @@ class Table:
         self.state.players[other].area.append(dragon)
         self.emit("cards_swapped", player=owner, other=other, card=their_card, dragon=dragon, source=source)
 
-    def discard_from_display(self, card_id: str, source: str) -> None:
+    def discard_from_display(self, card_id: str, source: str) -> None:  # pragma: no cover - see flow._next_turn
         self.state.display.remove(card_id)
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=None, card=card_id, zone="display", source=source)

@@ -6,7 +6,7 @@ import signal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 import oracle
 from oracle.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
@@ -118,7 +118,20 @@ def rule_group(rule_id: str) -> str:
     return rule.group if rule is not None else "other"
 
 
-def one_line(result: CheckResult) -> str:
+class Summarised(Protocol):
+    """What a one-line summary reads: a check result as run, or as loaded back from a JSON report."""
+
+    @property
+    def message(self) -> str: ...
+    @property
+    def expected(self) -> str: ...
+    @property
+    def actual(self) -> str: ...
+    @property
+    def outcome(self) -> Outcome: ...
+
+
+def one_line(result: Summarised) -> str:
     """A short summary: the first of message, expected/actual, outcome."""
     if result.message:
         text = result.message

@@ -24,6 +24,7 @@ from typing import Any
 import oracle
 from oracle.cards import catalogue
 from oracle.given import GivenError, complete_snapshot
+from oracle.protocol import DecisionKind
 from oracle.rules import rules as rules_catalogue
 from oracle.rules import variant_problem
 from oracle.scenarios.locate import KeyPath, key_lines, line_of
@@ -386,7 +387,8 @@ def _no_absence_marker(check: _FileCheck, value: object, path: KeyPath) -> None:
 
 def _legal_exactly(check: _FileCheck, raw: JSON, path: KeyPath) -> list[JSON] | None:
     """``legal_exactly``: canonical, each action once, and alone (it already says what ``legal`` and
-    ``not_legal`` would)."""
+    ``not_legal`` would). Two orders of the same cards are two entries: an ``ordered`` decision (EFF-8) lists
+    each order as its own action."""
     if "legal_exactly" not in raw:
         return None
     where: KeyPath = (*path, "legal_exactly")
@@ -396,7 +398,7 @@ def _legal_exactly(check: _FileCheck, raw: JSON, path: KeyPath) -> list[JSON] | 
     moves = [check.move(a, (*where, i)) for i, a in enumerate(raw["legal_exactly"])]
     seen: dict[str, int] = {}
     for i, move in enumerate(moves):
-        key = canonical_action(move)
+        key = canonical_action(move, ordered=True)
         if key in seen:
             check.error((*where, i), f"the same action as entry {seen[key] + 1}")
         seen.setdefault(key, i)
@@ -417,6 +419,13 @@ def _check_given(check: _FileCheck, given: JSON) -> None:
         check.error(("given",), f"not a possible position: {exc}")
 
 
+def _ordered_decision(check: _FileCheck, decision: JSON, path: KeyPath) -> None:
+    """EFF-8: only a ``choose_cards`` decision says whether the order of its answer matters."""
+    kind = decision.get("kind")
+    if "ordered" in decision and kind is not None and kind != DecisionKind.CHOOSE_CARDS.value:
+        check.error((*path, "ordered"), f"only a choose_cards decision can be ordered, not {kind}")
+
+
 def _build_step(check: _FileCheck, index: int, raw: JSON) -> Step:
     path: KeyPath = ("steps", index)
     reject = raw.get("reject")
@@ -429,6 +438,7 @@ def _build_step(check: _FileCheck, index: int, raw: JSON) -> Step:
     decision = raw.get("decision")
     if isinstance(decision, dict):
         decision = check.loose_cards(decision, (*path, "decision"))
+        _ordered_decision(check, decision, (*path, "decision"))
     events = [check.loose_cards(e, (*path, "events", i)) for i, e in enumerate(raw.get("events", []))]
     return Step(
         number=index + 1,

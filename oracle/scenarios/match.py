@@ -135,14 +135,16 @@ def canonical_form(action: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def canonical_action(action: object) -> str:
-    """One string per action, for comparing: its canonical form, with card and option lists sorted."""
+def canonical_action(action: object, ordered: bool = False) -> str:
+    """One string per action, for comparing: its canonical form, with card and option lists sorted unless the
+    decision it answers is ``ordered`` (EFF-8: then the order is part of the answer)."""
     if not isinstance(action, dict):
         return json.dumps(action, sort_keys=True, default=str)
     out = canonical_form(action)
-    for key in ("cards", "options"):
-        if isinstance(out.get(key), list):
-            out[key] = sorted(out[key], key=str)
+    if not ordered:
+        for key in ("cards", "options"):
+            if isinstance(out.get(key), list):
+                out[key] = sorted(out[key], key=str)
     return json.dumps(out, sort_keys=True, default=str)
 
 

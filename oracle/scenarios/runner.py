@@ -19,7 +19,7 @@ from oracle.check import EngineUnderTest
 from oracle.given import DEFAULT_SETUP, complete_snapshot
 from oracle.harness import EngineFault, Handshake, Subject, describe_fault
 from oracle.narrate import action_text
-from oracle.protocol import ANSWERS, DecisionKind
+from oracle.protocol import ANSWERS, DecisionKind, answer_is_ordered
 from oracle.reports.causes import (
     CAUSE_KEY,
     CauseFacts,
@@ -301,12 +301,14 @@ class _Run:
 
     def check_legal(self, step: Step) -> None:
         assert self.subject is not None
-        self.require_drivable(self.decision())
+        pending = self.decision()
+        self.require_drivable(pending)
+        ordered = answer_is_ordered(pending)
         listed: list[JSON] = self.call("legal_actions", self.subject.legal_actions)
-        keys = {canonical_action(a) for a in listed}
+        keys = {canonical_action(a, ordered) for a in listed}
         shown = "; ".join(describe_action(a) for a in listed[:12]) + ("; …" if len(listed) > 12 else "")
         for action in step.legal:
-            if canonical_action(action) not in keys:
+            if canonical_action(action, ordered) not in keys:
                 raise self.stop(
                     Outcome.FAIL, cause=rejected_legal(action, ""),
                     expected=f"legal: {describe_action(action)}",
@@ -314,7 +316,7 @@ class _Run:
                     message=f"the engine does not list {describe_action(action)} as legal",
                 )
         for action in step.not_legal:
-            if canonical_action(action) in keys:
+            if canonical_action(action, ordered) in keys:
                 raise self.stop(
                     Outcome.FAIL, cause=accepted_illegal(action, self.reference_code(action)),
                     expected=f"not legal: {describe_action(action)}",
@@ -323,11 +325,13 @@ class _Run:
                 )
 
     def check_legal_exactly(self, wanted: list[JSON]) -> None:
-        """The engine lists exactly these actions, in any order (payments compared in canonical form)."""
+        """The engine lists exactly these actions, in any order (payments compared in canonical form; the cards of
+        an ``ordered`` decision's answer in their order, EFF-8)."""
         assert self.subject is not None
+        ordered = answer_is_ordered(self.decision())
         listed: list[JSON] = self.call("legal_actions", self.subject.legal_actions)
-        listed_keys = {canonical_action(a): a for a in listed}
-        wanted_keys = {canonical_action(a): a for a in wanted}
+        listed_keys = {canonical_action(a, ordered): a for a in listed}
+        wanted_keys = {canonical_action(a, ordered): a for a in wanted}
         missing = [describe_action(a) for k, a in wanted_keys.items() if k not in listed_keys]
         extra = [describe_action(a) for k, a in listed_keys.items() if k not in wanted_keys]
         if missing or extra:
@@ -428,6 +432,8 @@ class _Run:
                             cause=differs_after(self.last_action(), mismatch.path or "state"))
 
     def check_decision(self, expected: JSON | str) -> None:
+        """The pending decision has the fields written; ``ordered = false`` also matches a decision without the
+        field (EFF-8: absent means false)."""
         pending = self.decision()
         if expected == "none":
             if pending is not None:
@@ -439,6 +445,8 @@ class _Run:
             raise self.stop(Outcome.FAIL, expected=f"decision = {show(expected)}",
                             actual="no pending decision (the game is over)", message="the game ended early",
                             cause=differs_after(self.last_action(), "decision"))
+        if "ordered" in expected:
+            pending = {**pending, "ordered": answer_is_ordered(pending)}
         mismatch = first_mismatch(expected, pending, "decision")
         if mismatch is not None:
             want, got = mismatch.describe()

@@ -19,12 +19,13 @@ from oracle.reference.notes import SWAP, TARGET
 
 
 def _swap(ctx: EffectContext) -> None:
-    """'This card' is the acting card (the copier for Scorch: RUL-12); leaving by a swap is no discard (ART-10)."""
-    if ctx.card_id not in ctx.table.state.players[ctx.owner].area:
-        return
+    """'This card' is the acting card (the copier for Scorch: RUL-12); leaving by a swap is no discard (ART-10).
+
+    The acting card is still in the area (the stages before only give points and choose), and the chosen player
+    had a card of the family other than the acting Dragon, so one was picked."""
     card_id = ctx.chosen(SWAP)
-    if card_id is not None:
-        ctx.table.swap_summoned(ctx.owner, ctx.card_id, chosen_player(ctx), card_id, ctx.source_id)
+    assert card_id is not None, "the chosen player had a card of the family to pick"
+    ctx.table.swap_summoned(ctx.owner, ctx.card_id, chosen_player(ctx), card_id, ctx.source_id)
 
 
 def _points_then_swap(name: str, points: int, family: Family) -> Effect:

@@ -78,24 +78,18 @@ LOSE_POINTS = option("art-earth-04", "lose_two_points")
 
 
 def _mandrake_options(ctx: EffectContext) -> list[str]:
-    """EFF-1: the prices that can be paid; the points need the points (RUL-14)."""
-    options = []
-    if ctx.card_id in ctx.table.state.players[ctx.owner].area:
-        options.append(DISCARD_SELF)
-    if ctx.table.score(ctx.owner) >= 2:
-        options.append(LOSE_POINTS)
-    return options
+    """EFF-1: the prices that can be paid; the points need the points (RUL-14). Discarding this card can always be
+    paid: an Active effect (Mandrake's, or Genie Exalted copying it) starts from the area, with this choice first."""
+    return [DISCARD_SELF, LOSE_POINTS] if ctx.table.score(ctx.owner) >= 2 else [DISCARD_SELF]
 
 
 def _mandrake(ctx: EffectContext) -> None:
     """'This card' is the acting card (RUL-12); discarding it is a discard (ART-10: Totem Pole triggers)."""
-    price = ctx.chosen(OPTIONS)
-    if price == DISCARD_SELF:
+    if ctx.chosen(OPTIONS) == DISCARD_SELF:
         ctx.table.discard_from_area(ctx.owner, ctx.card_id, ctx.source_id)
-    if price == LOSE_POINTS:
+    else:
         ctx.table.lose_points(ctx.owner, 2, ctx.source_id)
-    if price is not None:
-        ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
+    ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
 # art-earth-04 Mandrake: ⚡ 3 points; ⌛ discard this card or lose 2 points, then gain 1 purple stone (EFF-2, RUL-14,

@@ -104,11 +104,12 @@ def _akhlut_can_resolve(table: Table, owner: int, acting: str) -> bool:
 
 
 def _akhlut_summon(ctx: EffectContext) -> None:
-    """The Dragon leaves the discard pile and goes through a full summon, paying nothing (SUM-6)."""
+    """The Dragon leaves the discard pile and goes through a full summon, paying nothing (SUM-6). Akhlut's SUM-4 test
+    found one, and only summon triggers (points) ran since, so one was chosen."""
     dragon = ctx.chosen(SUMMON)
-    if dragon is not None:
-        ctx.table.take_from_discard_pile(ctx.owner, dragon, ctx.source_id)
-        ctx.table.place_summoned(ctx.owner, dragon, Stones(), free=True)
+    assert dragon is not None, "Akhlut's SUM-4 test found a Dragon to summon"
+    ctx.table.take_from_discard_pile(ctx.owner, dragon, ctx.source_id)
+    ctx.table.place_summoned(ctx.owner, dragon, Stones(), free=True)
 
 
 # art-water-06 Akhlut: ⚡ choose a Dragon in the discard pile and summon it without paying its cost; its Instant

@@ -67,9 +67,10 @@ def _horus_can_resolve(table: Table, owner: int, acting: str) -> bool:
 
 
 def _horus_points(ctx: EffectContext) -> None:
+    """The printed cost of the card summoned; there is one, since SUM-4 is judged once Horus is paid for."""
     summoned = ctx.note(SUMMONED)
-    if summoned:
-        ctx.table.gain_points(ctx.owner, ctx.card(summoned).cost, ctx.source_id)
+    assert summoned is not None, "Horus's SUM-4 test found a card to summon"
+    ctx.table.gain_points(ctx.owner, ctx.card(summoned).cost, ctx.source_id)
 
 
 # art-wind-04 Horus: ⚡ summon a hand card without paying its cost (its summon and Instant effect complete first),

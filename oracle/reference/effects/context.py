@@ -43,6 +43,12 @@ class EffectContext:
         chosen = self.note(note)
         return chosen[0] if chosen else None
 
+    def the_chosen(self, note: Note[tuple[str, ...]]) -> str:
+        """The one card chosen under ``note`` by a choice that must have been asked: the effect's SUM-4 test or the
+        tile's use requires a card to choose (EFF-2 never skips it then)."""
+        (card_id,) = self.note(note) or ()
+        return card_id
+
     def remember(self, note: Note[T], value: T) -> None:
         self.table.note(self.frame, note, value)
 

@@ -22,15 +22,14 @@ from oracle.reference.effects.steps import (
     other_summoned,
     points_then_chosen_player_discards,
 )
-from oracle.reference.notes import COPY, DISCARDED_SELF, RECOVER
+from oracle.reference.notes import COPY, RECOVER
 from oracle.reference.table import Table
 
 
 def _discard_self(ctx: EffectContext) -> None:
-    """EFF-7: 'this card' (the copier, for Scorch: RUL-12) goes from the area to the discard pile."""
-    if ctx.card_id in ctx.table.state.players[ctx.owner].area:
-        ctx.table.discard_from_area(ctx.owner, ctx.card_id, ctx.source_id)
-        ctx.remember(DISCARDED_SELF, True)
+    """EFF-7: 'this card' (the copier, for Scorch: RUL-12) goes from the area to the discard pile; it is the first
+    stage, and only summon triggers (points) ran since the card was placed, so the card is there."""
+    ctx.table.discard_from_area(ctx.owner, ctx.card_id, ctx.source_id)
 
 
 def _is_dragon(card: Card) -> bool:
@@ -38,15 +37,19 @@ def _is_dragon(card: Card) -> bool:
 
 
 def _dragon_in_hand_summonable(table: Table, owner: int, acting: str) -> bool:
-    """RUL-15: a Dragon in the hand (this card aside) whose own Instant effect could resolve (SUM-4)."""
-    return bool(free_summon_candidates(table, owner, acting, _is_dragon))
+    """RUL-15 / SUM-5: once this card is placed and has discarded itself (the first stage), a Dragon in the hand
+    whose own Instant effect could resolve (SUM-4): Scorch copying Forest Spirit needs a hand card besides the Egg."""
+    after = table.what_if()
+    if acting in after.hand(owner):
+        after.place_summoned(owner, acting, Stones(), free=True)
+    after.discard_from_area(owner, acting, "what-if")
+    return bool(free_summon_candidates(after, owner, acting, _is_dragon))
 
 
 # base-dragon-01 Dragon Egg: ⚡ discard this card, then summon a hand Dragon for free (EFF-2, EFF-7, RUL-2, RUL-15).
 instant("base-dragon-01", Effect((
     Do(_discard_self),
-    SummonFromHand("Dragon Egg: summon a Dragon card from your hand without paying its cost", _is_dragon,
-                   when=lambda ctx: ctx.note(DISCARDED_SELF)),
+    SummonFromHand("Dragon Egg: summon a Dragon card from your hand without paying its cost", _is_dragon),
 ), can_resolve=_dragon_in_hand_summonable, rule="RUL-15"))
 
 # base-dragon-02 Tidal: ⚡ 5 points per Dragon card in the area, Tidal included (SUM-5).
@@ -89,9 +92,11 @@ def _scorch_can_resolve(table: Table, owner: int, acting: str) -> bool:
 
 
 def _copy_chosen_instant(ctx: EffectContext) -> None:
+    """SUM-4 was judged once paid (Scorch copying Duduri), and the summon triggers since then only give points, so
+    a copyable effect was on offer and one was chosen."""
     card_id = ctx.chosen(COPY)
-    if card_id is not None:
-        copy_effect(ctx, card_id, EffectType.INSTANT)
+    assert card_id is not None, "Scorch's SUM-4 test found an effect to copy"
+    copy_effect(ctx, card_id, EffectType.INSTANT)
 
 
 # base-dragon-08 Scorch: ⚡ resolve another area card's Instant effect as if printed on Scorch (RUL-12, SUM-4).

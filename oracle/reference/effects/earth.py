@@ -16,8 +16,8 @@ from oracle.reference.effects.steps import (
     another_card_in_hand,
     any_card,
     choose_a_trade,
-    chose,
     discard_chosen_from_hand,
+    discards_one_at_a_time,
     free_summon_candidates,
     gain_points,
     gain_points_if,
@@ -57,15 +57,14 @@ instant("base-earth-01", Effect((
     ChooseCards(DISCARD, "Young Forest Spirit: discard a card from your hand",
                 lambda ctx: _yfs_discardable(ctx.table, ctx.owner, ctx.card_id)),
     Do(discard_chosen_from_hand),
-    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", any_card, when=chose(DISCARD)),
+    SummonFromHand("Young Forest Spirit: summon a card from your hand for free", any_card),
 ), can_resolve=_yfs_can_resolve, rule="RUL-15"))
 
 
 def _goblin_steal(ctx: EffectContext) -> None:
     """RUL-13: the owner gains exactly what the victim really lost (SCORE-1)."""
     victim = ctx.note(VICTIM)
-    if victim is None:
-        return
+    assert victim is not None, "a game has an opponent to choose"
     lost = ctx.table.lose_points(victim, 1, ctx.source_id)
     ctx.table.gain_points(ctx.owner, lost, ctx.source_id)
 
@@ -129,15 +128,21 @@ active("base-earth-08", Effect((
 
 
 def _cerberus_discard(ctx: EffectContext) -> None:
-    for card_id in ctx.note(DISCARD):
-        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+    """EFF-8: one at a time in the chosen order, or all together under the ``simultaneous`` variant."""
+    if discards_one_at_a_time(ctx):
+        for card_id in ctx.note(DISCARD):
+            ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+    else:
+        ctx.table.discard_together_from_area(ctx.owner, ctx.note(DISCARD), ctx.source_id)
 
 
-# base-earth-09 Cerberus: ⚡ discard up to 3 of your other summoned cards (EFF-7, RUL-12).
+# base-earth-09 Cerberus: ⚡ discard up to 3 of your other summoned cards, in the order chosen (EFF-7, EFF-8,
+# RUL-12).
 instant("base-earth-09", Effect((
-    ChooseCards(DISCARD, "Cerberus: discard up to 3 of your other summoned cards", other_summoned, least=0, most=3),
+    ChooseCards(DISCARD, "Cerberus: discard up to 3 of your other summoned cards", other_summoned, least=0, most=3,
+                in_order=discards_one_at_a_time),
     Do(_cerberus_discard),
-), rule="EFF-7"))
+), rule="EFF-8"))
 
 
 def _earth_in_discard_pile(ctx: EffectContext) -> list[str]:

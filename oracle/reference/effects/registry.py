@@ -143,7 +143,7 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
 
 def _register(registry: dict[str, V], key: str, value: V, what: str) -> None:
     """Each card (or tile) registers each kind of handler once; a second registration is a bug."""
-    if key in registry:
+    if key in registry:  # pragma: no cover - a handler registered twice: a bug of the effect modules, on import
         raise ValueError(f"{what} of {key} registered twice")
     registry[key] = value
 

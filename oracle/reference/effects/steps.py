@@ -6,6 +6,7 @@ can-resolve tests (SUM-4), what is done with a choice, and the effects several c
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -36,7 +37,7 @@ Condition = Callable[[EffectContext], bool]
 # ---------------------------------------------------------------- stages that ask nothing
 
 
-class Automatic:
+class Automatic(ABC):
     """A stage that asks nothing. With ``when`` given it acts only if that holds (EFF-2); ``act`` returns False to
     be run again (after a pushed frame, such as a reshuffle, has been dealt with)."""
 
@@ -50,8 +51,9 @@ class Automatic:
             return True
         return self.act(ctx)
 
+    @abstractmethod
     def act(self, ctx: EffectContext) -> bool:
-        raise NotImplementedError
+        """The stage's work; False to be run again."""
 
 
 class Do(Automatic):
@@ -100,13 +102,9 @@ def discard_stones_for_points(stones: Stones, points: int) -> Do:
 
 
 def recover_self() -> Do:
-    """EFF-6: 'Recover' with no target returns this card (if still in its owner's area)."""
-
-    def act(ctx: EffectContext) -> None:
-        if ctx.card_id in ctx.table.state.players[ctx.owner].area:
-            ctx.table.recover(ctx.owner, ctx.card_id, ctx.source_id)
-
-    return Do(act)
+    """EFF-6: 'Recover' with no target returns this card. It is in its owner's area: an Active effect starts from
+    the area, and Boreas' points before its recover move no card."""
+    return Do(lambda ctx: ctx.table.recover(ctx.owner, ctx.card_id, ctx.source_id))
 
 
 class Draw(Automatic):
@@ -154,7 +152,7 @@ class ShelterFromDrawPile(Automatic):
 # ---------------------------------------------------------------- stages that ask a decision
 
 
-class _Choose:
+class _Choose(ABC):
     """Ask a player to choose between ``least`` and ``most`` of the items on offer now; note the choice under
     ``note``. With nothing on offer the stage notes an empty choice without asking (EFF-2: the part that needs
     it does not happen)."""
@@ -175,8 +173,9 @@ class _Choose:
         self.most = most
         self.chooser = chooser
 
+    @abstractmethod
     def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
-        raise NotImplementedError
+        """The decision offering ``items`` to ``player``."""
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
         items = self.offered(ctx)
@@ -192,13 +191,35 @@ class _Choose:
 
 
 class ChooseCards(_Choose):
-    """Ask ``chooser`` (default: the owner) to choose among the cards ``offered`` lists."""
+    """Ask ``chooser`` (default: the owner) to choose among the cards ``offered`` lists. While ``in_order`` holds
+    the order of the answer matters (EFF-8) and is kept; otherwise the chosen cards are noted sorted."""
+
+    def __init__(
+        self,
+        note: Note[tuple[str, ...]],
+        prompt: str,
+        offered: Callable[[EffectContext], list[str]],
+        least: int = 1,
+        most: int = 1,
+        chooser: Callable[[EffectContext], int] | None = None,
+        in_order: Condition | None = None,
+    ) -> None:
+        super().__init__(note, prompt, offered, least, most, chooser)
+        self.in_order = in_order
+
+    def _ordered(self, ctx: EffectContext) -> bool:
+        return self.in_order is not None and self.in_order(ctx)
 
     def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
         return DecisionSpec(
             DecisionKind.CHOOSE_CARDS, player, self.prompt, source=ctx.source_id,
-            cards=tuple(sorted(items)), min=least, max=most,
+            cards=tuple(sorted(items)), min=least, max=most, ordered=most > 1 and self._ordered(ctx),
         )
+
+    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
+        chosen = answer if isinstance(answer, tuple) else ()
+        ctx.remember(self.note, chosen if self._ordered(ctx) else tuple(sorted(chosen)))
+        return True
 
 
 class ChooseOptions(_Choose):
@@ -212,7 +233,8 @@ class ChooseOptions(_Choose):
 
 
 class ChoosePlayer:
-    """Ask the owner to choose a player among ``candidates``; note the index under ``note``."""
+    """Ask the owner to choose a player among ``candidates``; note the index under ``note``. There is always one:
+    Goblin's opponents, and a player with a card of the family for the cards whose SUM-4 test asks for one."""
 
     def __init__(self, note: Note[int | None], prompt: str, candidates: Callable[[EffectContext], list[int]]) -> None:
         self.note = note
@@ -220,12 +242,8 @@ class ChoosePlayer:
         self.candidates = candidates
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        players = self.candidates(ctx)
-        if not players:
-            return None
-        return DecisionSpec(
-            DecisionKind.CHOOSE_PLAYER, ctx.owner, self.prompt, source=ctx.source_id, players=tuple(players)
-        )
+        players = tuple(self.candidates(ctx))
+        return DecisionSpec(DecisionKind.CHOOSE_PLAYER, ctx.owner, self.prompt, source=ctx.source_id, players=players)
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
         ctx.remember(self.note, answer if isinstance(answer, int) else None)
@@ -330,34 +348,26 @@ class SummonFromHand:
 
     The summon needs a free area (SUM-1) and an Instant effect that can resolve (SUM-4). The chosen card
     goes through a full summon (SUM-6): triggers fire (a free summon pays no stones) and its Instant
-    effect resolves before this effect continues. ``when`` makes the summon conditional (EFF-2); the card
-    summoned is noted under ``SUMMONED``.
+    effect resolves before this effect continues. The card summoned is noted under ``SUMMONED``.
+
+    There is always a card to summon into a free area: the SUM-4 test of each card with this stage (Dragon Egg,
+    Young Forest Spirit, Horus) asks for one, on the position after paying and after the stages before it.
     """
 
-    def __init__(self, prompt: str, fits: Callable[[Card], bool], when: Condition | None = None) -> None:
+    def __init__(self, prompt: str, fits: Callable[[Card], bool]) -> None:
         self.prompt = prompt
         self.fits = fits
-        self.when = when
-
-    def _candidates(self, ctx: EffectContext) -> list[str]:
-        if self.when is not None and not self.when(ctx):
-            return []
-        if not ctx.table.area_free(ctx.owner):
-            return []
-        return free_summon_candidates(ctx.table, ctx.owner, ctx.card_id, self.fits)
 
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        cards = self._candidates(ctx)
-        if not cards:
-            return None
+        cards = free_summon_candidates(ctx.table, ctx.owner, ctx.card_id, self.fits)
         return DecisionSpec(
             DecisionKind.CHOOSE_CARDS, ctx.owner, self.prompt, source=ctx.source_id, cards=tuple(sorted(cards))
         )
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if isinstance(answer, tuple) and answer:
-            ctx.remember(SUMMONED, answer[0])
-            ctx.table.place_summoned(ctx.owner, answer[0], Stones(), free=True)
+        assert isinstance(answer, tuple) and len(answer) == 1, f"a free summon answers one card, not {answer!r}"
+        ctx.remember(SUMMONED, answer[0])
+        ctx.table.place_summoned(ctx.owner, answer[0], Stones(), free=True)
         return True
 
 
@@ -405,8 +415,6 @@ def chosen_players_cards(family: Family, exclude_acting: bool = False) -> Callab
     """The chosen player's summoned ``family`` cards (Loki on its owner's turn may be chosen as one: ART-11)."""
 
     def candidates(ctx: EffectContext) -> list[str]:
-        if ctx.note(TARGET) is None:
-            return []
         cards = ctx.table.summoned(chosen_player(ctx), family)
         return [c.id for c in cards if not (exclude_acting and c.id == ctx.card_id)]
 
@@ -426,14 +434,10 @@ def any_card(card: Card) -> bool:
     return True
 
 
-def free_summon_candidates(
-    table: Table, owner: int, acting: str, fits: Callable[[Card], bool], excluded: tuple[str, ...] = ()
-) -> list[str]:
-    """Hand cards (``acting`` and ``excluded`` aside) that fit and whose Instant effect could resolve (SUM-4)."""
+def free_summon_candidates(table: Table, owner: int, acting: str, fits: Callable[[Card], bool]) -> list[str]:
+    """Hand cards (``acting`` aside) that fit and whose Instant effect could resolve (SUM-4)."""
     out = []
     for card_id in hand_as_if_summoned(table, owner, acting):
-        if card_id in excluded:
-            continue
         if fits(table.card(card_id)) and instant_can_resolve(table, owner, card_id):
             out.append(card_id)
     return out
@@ -508,10 +512,9 @@ def gain_printed_cost_of(note: Note[tuple[str, ...]], move: Callable[[Table, int
     the owner gains its printed cost in points (the cost printed, whatever the move became: Ash, RUL-5)."""
 
     def act(ctx: EffectContext) -> None:
-        card_id = ctx.chosen(note)
-        if card_id is not None:
-            move(ctx.table, ctx.owner, card_id, ctx.source_id)
-            ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
+        card_id = ctx.the_chosen(note)
+        move(ctx.table, ctx.owner, card_id, ctx.source_id)
+        ctx.table.gain_points(ctx.owner, ctx.card(card_id).cost, ctx.source_id)
 
     return Do(act)
 
@@ -550,6 +553,16 @@ def times_triggered(table: Table, stones_paid: int) -> int:
     return 1 if stones_paid >= 1 else 0
 
 
+EFF_8 = "EFF-8"
+SIMULTANEOUS = "simultaneous"
+
+
+def discards_one_at_a_time(ctx: EffectContext) -> bool:
+    """EFF-8: several cards discarded by one effect leave one at a time, in the deciding player's order; under
+    the ``simultaneous`` variant they leave together and their order means nothing."""
+    return ctx.table.state.setup.variant(EFF_8, variants()[EFF_8].default) != SIMULTANEOUS
+
+
 
 
 @dataclass(frozen=True)
@@ -583,9 +596,10 @@ def choose_a_trade(prompt: str, trades: dict[str, Trade], rule: str) -> Effect:
 
 
 def _chosen_player_discards(ctx: EffectContext) -> None:
+    """The chosen player has a card of the family (that is why they could be chosen), so one was picked."""
     card_id = ctx.chosen(DISCARD)
-    if card_id is not None:
-        ctx.table.discard_from_area(chosen_player(ctx), card_id, ctx.source_id)
+    assert card_id is not None, "the chosen player had a card of the family to pick"
+    ctx.table.discard_from_area(chosen_player(ctx), card_id, ctx.source_id)
 
 
 def points_then_chosen_player_discards(name: str, points: int, family: Family) -> Effect:

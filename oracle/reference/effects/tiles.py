@@ -90,8 +90,9 @@ tile("tile-incense-burner", Tile(TileAbility.ACTION, Effect((
 
 
 def _staff_discard(ctx: EffectContext) -> None:
-    if discard_chosen_from_hand(ctx) == 2:
-        ctx.table.gain_stones(ctx.owner, Stones(2, 1, 1), ctx.source_id)
+    """Exactly 2 hand cards were chosen (the choice asks for 2, and the tile is usable only with 2 in hand)."""
+    discard_chosen_from_hand(ctx)
+    ctx.table.gain_stones(ctx.owner, Stones(2, 1, 1), ctx.source_id)
 
 
 def _two_hand_cards(table: Table, owner: int, tile_id: str) -> bool:
@@ -209,24 +210,22 @@ tile("tile-book-of-thoth", Tile(TileAbility.ACTION, Effect((
 
 
 def _shelter_from_hand(ctx: EffectContext) -> None:
+    """The tile is usable only with a hand card (SUM-4 for tiles), so one was chosen."""
     card_id = ctx.chosen(SHELTER)
-    if card_id is not None:
-        ctx.table.shelter(ctx.owner, card_id, Zone.HAND, ctx.source_id)
+    assert card_id is not None, "the Cap of Hades is used only with a hand card"
+    ctx.table.shelter(ctx.owner, card_id, Zone.HAND, ctx.source_id)
 
 
 def _cap_options(ctx: EffectContext) -> list[str]:
-    """EFF-2: the exchange happens only if a card was sheltered; the free area only below two (ART-8)."""
-    if not ctx.note(SHELTER):
-        return []
+    """A card was sheltered (the tile needs one in hand); the free area only below two (ART-8)."""
     buy_area, purple = option("tile-cap-of-hades", "buy_area"), option("tile-cap-of-hades", "purple")
     return [buy_area, purple] if _can_buy_area(ctx.table, ctx.owner) else [purple]
 
 
 def _cap_reward(ctx: EffectContext) -> None:
-    choice = ctx.chosen(OPTIONS)
-    if choice == option("tile-cap-of-hades", "buy_area"):
+    if ctx.chosen(OPTIONS) == option("tile-cap-of-hades", "buy_area"):
         _buy_area(ctx)
-    elif choice == option("tile-cap-of-hades", "purple"):
+    else:
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
@@ -285,12 +284,11 @@ def _seal_discards_the_wildcard(ctx: EffectContext) -> bool:
 def _seal_discard(ctx: EffectContext) -> None:
     """ART-10: a real discard from the area (Ash replaces it, Totem Pole reacts). The family is read before the
     discard, on the owner's turn (Loki as its owner chose for this look: ART-11)."""
-    card_id = ctx.chosen(DISCARD)
-    if card_id is not None:
-        dragon = Family.DRAGON in ctx.table.families_of(ctx.owner, ctx.card(card_id), ctx.note(LOOK_FAMILY))
-        ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
-        if dragon:
-            ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
+    card_id = ctx.the_chosen(DISCARD)
+    dragon = Family.DRAGON in ctx.table.families_of(ctx.owner, ctx.card(card_id), ctx.note(LOOK_FAMILY))
+    ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
+    if dragon:
+        ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
 
 
 def _area_not_empty(table: Table, owner: int, tile_id: str) -> bool:
@@ -362,8 +360,8 @@ def _wishable(table: Table, owner: int) -> list[str]:
 def _ring_resolve(ctx: EffectContext) -> None:
     """ART-15: at once, in the Action phase; the card's own Resolution-phase use is not spent."""
     card_id = ctx.chosen(ACTIVATE)
-    if card_id is not None:
-        resolve_active_of(ctx, card_id)
+    assert card_id is not None, "the Ring of Wishes is used only with an Active effect that can be resolved"
+    resolve_active_of(ctx, card_id)
 
 
 tile("tile-ring-of-wishes", Tile(TileAbility.ACTION, Effect((

@@ -44,9 +44,8 @@ permanent("base-wind-03", Permanent(cost_change=_pegasus_cost, rule="SUM-3"))
 
 
 def _tengu_to_draw_pile(ctx: EffectContext) -> None:
-    """'This card' is the acting card: Scorch copying Tengu moves Scorch (RUL-12)."""
-    if ctx.card_id in ctx.table.state.players[ctx.owner].area:
-        ctx.table.put_on_draw_pile(ctx.owner, ctx.card_id, ctx.source_id)
+    """'This card' is the acting card: Scorch copying Tengu moves Scorch (RUL-12); the 6 points before move no card."""
+    ctx.table.put_on_draw_pile(ctx.owner, ctx.card_id, ctx.source_id)
 
 
 # base-wind-04 Tengu: ⚡ 6 points, then move this card from the area to the top of the draw pile (EFF-7, RUL-12).

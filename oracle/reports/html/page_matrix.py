@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from oracle.reports.common import one_line
 from oracle.reports.html.load import Coverage, Result
 from oracle.reports.html.markup import esc, href, outcome_symbol, page, status_badge, tally_text, verdict_badge
-from oracle.reports.html.page_report import is_failure, summary
+from oracle.reports.html.page_report import is_failure
 from oracle.reports.html.tally import Column, Matrix, Status, Tally
 from oracle.results import Outcome
 
@@ -124,7 +125,7 @@ def _card_table(matrix: Matrix) -> str:
 
 
 def _check_entry(col: Column, result: Result) -> list[str]:
-    return [result.id, result.outcome.value, outcome_symbol(result.outcome), result.title, summary(result),
+    return [result.id, result.outcome.value, outcome_symbol(result.outcome), result.title, one_line(result),
             result.reproduce, href(col.page, "check", result.id)]
 
 

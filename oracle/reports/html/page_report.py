@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from oracle.cards import catalogue
+from oracle.reports.common import one_line
 from oracle.reports.html.load import Coverage, Report, Result
 from oracle.reports.html.markup import (
     anchor_id,
@@ -24,17 +25,6 @@ from oracle.reports.html.tally import Column, Status, by_card, by_rule, card_row
 from oracle.results import Outcome
 
 CARD_TILE_CHECKS = 5
-
-
-def summary(result: Result) -> str:
-    """One line: the message, else expected/actual, else the outcome."""
-    if result.message:
-        text = result.message
-    elif result.expected or result.actual:
-        text = f"expected {result.expected}; actual {result.actual}"
-    else:
-        text = result.outcome.value
-    return " ".join(text.split())
 
 
 def card_name(card_id: str) -> str:
@@ -224,7 +214,7 @@ def _failures(report: Report) -> str:
         parts.append("</section>")
     if unsupported:
         items = "".join(f"<li>{outcome_badge(r.outcome)} <code>{esc(r.id)}</code> "
-                        f'<span class="muted">{esc(summary(r))}</span></li>' for r in unsupported)
+                        f'<span class="muted">{esc(one_line(r))}</span></li>' for r in unsupported)
         parts.append(f'<section id="unsupported"><h2>Unsupported ({len(unsupported)})</h2><details><summary>'
                      f"Checks the engine cannot run: not counted as run, never as passed</summary>"
                      f'<ul class="checks">{items}</ul></details></section>')
