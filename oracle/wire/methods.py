@@ -6,6 +6,7 @@ arguments (sent by name in ``params``) and the same result, plus the wire-only `
 
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import dataclass
 from enum import Enum
@@ -21,7 +22,7 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_cir
 
 _orjson: Any
 try:
-    import orjson as _orjson
+    _orjson = importlib.import_module("orjson")  # optional: found or not, mypy checks the same code
 except ImportError:
     _orjson = None
 
