@@ -16,6 +16,7 @@ from oracle.shapes import decision_problem
 from tests.helpers import act, cid
 from vale_invariants.actions import action_key
 from vale_invariants.lockstep import decision_difference, legal_difference
+from vale_invariants.trace import show_decision
 
 JSON = dict[str, Any]
 CERBERUS, TOTEM_POLE, SALAMANDER, KAPPA = cid("Cerberus"), cid("Totem Pole"), cid("Salamander"), cid("Kappa")
@@ -149,6 +150,12 @@ def test_lockstep_compares_ordered_with_absent_as_false() -> None:
     asked = {"kind": "choose_cards", "player": 0, "cards": ["a", "b"], "min": 0, "max": 2}
     assert "ordered" == decision_difference({**asked, "ordered": True}, asked)
     assert decision_difference({**asked, "ordered": False}, asked) is None
+
+
+def test_a_lockstep_report_shows_the_ordered_field_that_differs() -> None:
+    asked = {"kind": "choose_cards", "player": 0, "cards": ["a", "b"], "min": 0, "max": 2}
+    expected = "choose_cards of p0 (min 0, max 2, cards ['a', 'b'], ordered true)"
+    assert expected == show_decision({**asked, "ordered": True})
 
 
 def test_candidate_actions_list_every_order_of_an_ordered_choice() -> None:

@@ -6,6 +6,7 @@ were applied; replaying the actions from the set-up reproduces the game on any d
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from dataclasses import field as _field
 from typing import Any
@@ -160,7 +161,8 @@ def show_decision(decision: Any) -> str:
     if not isinstance(decision, dict):
         return "nothing (game over)"
     who = "chance" if decision.get("player") is None else f"p{decision.get('player')}"
-    extra = [f"{k} {decision[k]}" for k in ("limit", "min", "max", "cards", "players", "options") if k in decision]
+    extra = [f"{k} {json.dumps(decision[k]) if isinstance(decision[k], bool) else decision[k]}"
+             for k in ("limit", "min", "max", "cards", "players", "options", "ordered", "looking") if k in decision]
     return f"{decision.get('kind')} of {who}" + (f" ({', '.join(extra)})" if extra else "")
 
 
