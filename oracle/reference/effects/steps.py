@@ -152,26 +152,18 @@ class ShelterFromDrawPile(Automatic):
 # ---------------------------------------------------------------- stages that ask a decision
 
 
+@dataclass(frozen=True, eq=False)
 class _Choose(ABC):
     """Ask a player to choose between ``least`` and ``most`` of the items on offer now; note the choice under
     ``note``. With nothing on offer the stage notes an empty choice without asking (EFF-2: the part that needs
     it does not happen)."""
 
-    def __init__(
-        self,
-        note: Note[tuple[str, ...]],
-        prompt: str,
-        offered: Callable[[EffectContext], list[str]],
-        least: int = 1,
-        most: int = 1,
-        chooser: Callable[[EffectContext], int] | None = None,
-    ) -> None:
-        self.note = note
-        self.prompt = prompt
-        self.offered = offered
-        self.least = least
-        self.most = most
-        self.chooser = chooser
+    note: Note[tuple[str, ...]]
+    prompt: str
+    offered: Callable[[EffectContext], list[str]]
+    least: int = 1
+    most: int = 1
+    chooser: Callable[[EffectContext], int] | None = None
 
     @abstractmethod
     def _ask(self, ctx: EffectContext, player: int, items: list[str], least: int, most: int) -> DecisionSpec:
@@ -190,22 +182,12 @@ class _Choose(ABC):
         return True
 
 
+@dataclass(frozen=True, eq=False)
 class ChooseCards(_Choose):
     """Ask ``chooser`` (default: the owner) to choose among the cards ``offered`` lists. While ``in_order`` holds
     the order of the answer matters (EFF-8) and is kept; otherwise the chosen cards are noted sorted."""
 
-    def __init__(
-        self,
-        note: Note[tuple[str, ...]],
-        prompt: str,
-        offered: Callable[[EffectContext], list[str]],
-        least: int = 1,
-        most: int = 1,
-        chooser: Callable[[EffectContext], int] | None = None,
-        in_order: Condition | None = None,
-    ) -> None:
-        super().__init__(note, prompt, offered, least, most, chooser)
-        self.in_order = in_order
+    in_order: Condition | None = None
 
     def _ordered(self, ctx: EffectContext) -> bool:
         return self.in_order is not None and self.in_order(ctx)
@@ -222,6 +204,7 @@ class ChooseCards(_Choose):
         return True
 
 
+@dataclass(frozen=True, eq=False)
 class ChooseOptions(_Choose):
     """Ask the owner to choose among the options ``offered`` lists, in their order."""
 
