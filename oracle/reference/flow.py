@@ -21,7 +21,6 @@ from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED,
 from oracle.reference.notes import PAID
 from oracle.reference.state import MAX_PLAYERS, EffectKind, Frame, FrameKind, Phase
 from oracle.reference.table import Table
-from oracle.rules import variants
 
 JSON = dict[str, Any]
 
@@ -289,7 +288,7 @@ def _ends_at_once(table: Table) -> bool:
     """END-1's ``immediately`` variant: the game ends the moment a player has the end score, mid-round and
     mid-effect (checked after every step of play)."""
     state = table.state
-    if state.phase is Phase.GAME_OVER or state.setup.variant(END_1, variants()[END_1].default) != IMMEDIATELY:
+    if state.phase is Phase.GAME_OVER or state.setup.variant(END_1) != IMMEDIATELY:
         return False
     return max(p.score for p in state.players) >= state.setup.end_score
 

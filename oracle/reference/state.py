@@ -13,6 +13,7 @@ from typing import Any
 
 from oracle.model import NO_STONES, Stones
 from oracle.reference.notes import NOTES, Note
+from oracle.rules import variants
 
 JSON = dict[str, Any]
 
@@ -43,8 +44,10 @@ class Setup:
     advanced_tiles: tuple[str, ...] = ()
     declared: tuple[tuple[str, str], ...] = ()
 
-    def variant(self, name: str, default: str) -> str:
-        return dict(self.variants).get(name, dict(self.declared).get(name, default))
+    def variant(self, name: str) -> str:
+        """The value of the rule variant ``name`` this game plays: the set-up's, else the engine's declared one,
+        else the project's ruling (the catalogue's first value)."""
+        return dict(self.variants).get(name, dict(self.declared).get(name, variants()[name].default))
 
     def to_json(self) -> JSON:
         return {

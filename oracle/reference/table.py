@@ -15,7 +15,6 @@ from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Pe
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues
 from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
-from oracle.rules import variants
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -27,7 +26,7 @@ EVERY_FAMILY = "every_family"
 
 def loki_reading(state: GameState) -> str:
     """ART-11: how the game reads Loki, ``one_per_look`` (the project's ruling) or the ``every_family`` variant."""
-    return state.setup.variant(ART_11, variants()[ART_11].default)
+    return state.setup.variant(ART_11)
 
 
 class ListingMemo:

@@ -30,7 +30,6 @@ from oracle.reference.notes import (
 from oracle.reference.payment import legal_payments
 from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
-from oracle.rules import variants
 
 Condition = Callable[[EffectContext], bool]
 
@@ -531,7 +530,7 @@ PER_STONE = "per_stone"
 def times_triggered(table: Table, stones_paid: int) -> int:
     """RUL-1: Kappa and Gargoyle trigger once for a summon paying at least one stone of their colour; under the
     ``per_stone`` variant once for each such stone."""
-    if table.state.setup.variant(RUL_1, variants()[RUL_1].default) == PER_STONE:
+    if table.state.setup.variant(RUL_1) == PER_STONE:
         return stones_paid
     return 1 if stones_paid >= 1 else 0
 
@@ -543,7 +542,7 @@ SIMULTANEOUS = "simultaneous"
 def discards_one_at_a_time(ctx: EffectContext) -> bool:
     """EFF-8: several cards discarded by one effect leave one at a time, in the deciding player's order; under
     the ``simultaneous`` variant they leave together and their order means nothing."""
-    return ctx.table.state.setup.variant(EFF_8, variants()[EFF_8].default) != SIMULTANEOUS
+    return ctx.table.state.setup.variant(EFF_8) != SIMULTANEOUS
 
 
 
