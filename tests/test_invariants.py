@@ -62,6 +62,7 @@ CAUGHT_BY: dict[str, tuple[tuple[str, ...], int]] = {
     "simultaneous_discards_undeclared": (("lockstep",), 0),
     "kappa_per_stone_undeclared": (("lockstep",), 1),
     "loki_every_family_undeclared": (("lockstep",), 0),
+    "duduri_king_keeps_first": (("lockstep",), 1),
     "z3_double_upgrade": (("lockstep",), 1),
     "z3_downgrade": (("lockstep",), 1),
 }
