@@ -2,4 +2,4 @@
 
 __version__ = "0.1.0"
 PROTOCOL_VERSION = "1.1"
-SUITE_VERSION = "0.1.0"
+SUITE_VERSION = "0.2.0"

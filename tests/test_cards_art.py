@@ -318,16 +318,16 @@ def test_duduri_king_asks_which_stone_of_a_wind_sale_and_cannot_upgrade_purple()
     assert (held(red=2, purple=2), "action") == (stones(engine, 0), decision(engine)["kind"])
 
 
-def test_duduri_king_wind_sale_over_the_limit_keeps_first_then_upgrades_a_received_stone_still_held() -> None:
+def test_duduri_king_wind_sale_over_the_limit_upgrades_first_then_keeps() -> None:
     engine = at(display=ids("Harpy"), players=[{"area": ids("Duduri King"), "markers": ids("Harpy"),
-                                                "stones": {"red": 3}}])
+                                                "stones": {"blue": 4}}])
     sell(engine, 0, "Harpy")
-    assert "keep_stones" == decision(engine)["kind"]
-    act(engine, {"type": "keep_stones", "player": 0, "stones": held(red=4)})
     pending = decision(engine)
-    assert ("upgrade_stones", held(red=1)) == (pending["kind"], pending["eligible"])
-    upgrade(engine, 0, red=1)
-    assert held(red=3, blue=1) == stones(engine, 0)
+    assert ("upgrade_stones", held(red=1, blue=1)) == (pending["kind"], pending["eligible"])
+    upgrade(engine, 0, blue=1)
+    assert ("keep_stones", held(red=1, blue=4, purple=1)) == (decision(engine)["kind"], stones(engine, 0))
+    act(engine, {"type": "keep_stones", "player": 0, "stones": held(red=1, blue=3)})
+    assert (held(red=1, blue=3), "action") == (stones(engine, 0), decision(engine)["kind"])
 
 
 def test_anubis_discards_another_summoned_card_for_its_printed_cost() -> None:

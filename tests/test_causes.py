@@ -107,6 +107,18 @@ def test_kappa_own_summon_is_one_cause() -> None:
     assert f"1 cause, {failing} failing checks:" in out
 
 
+def test_duduri_king_keeps_first_is_one_cause() -> None:
+    code, out, report = checked("--impl", "vale_fixtures.duduri_king_keeps_first")
+    failing = sum(not Outcome(r["outcome"]).ok for r in report["results"])
+    assert (1, 1) == (code, len(report["causes"]))
+    assert ("differs", "sell", "decision.kind", failing) == (report["causes"][0]["kind"],
+                                                             report["causes"][0]["facts"]["kind"],
+                                                             report["causes"][0]["facts"]["field"],
+                                                             report["causes"][0]["count"])
+    assert "LIMIT-2" in report["causes"][0]["rules"]
+    assert f"1 cause, {failing} failing checks:" in out
+
+
 def test_the_reference_has_no_failure_and_no_note() -> None:
     code, out, report = checked()
     jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))

@@ -11,6 +11,7 @@ FIXTURES = {
     "vale_fixtures.superfluous_payment": "PAY-3",
     "vale_fixtures.change_given": "PAY-2",
     "vale_fixtures.no_holding_limit": "LIMIT-1",
+    "vale_fixtures.duduri_king_keeps_first": "LIMIT-2",
     "vale_fixtures.area_off_by_one": "SUM-1",
     "vale_fixtures.ember_without_water": "SUM-4",
     "vale_fixtures.kappa_own_summon": "EFF-3",

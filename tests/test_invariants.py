@@ -28,7 +28,7 @@ from oracle.results import Outcome
 from oracle.rules import rules
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from tests.helpers import cid, engine_at
+from tests.helpers import act, cid, engine_at
 from vale_fixtures.broken import BrokenEngine
 from vale_invariants import checks
 from vale_invariants.catalog import ALL_NAMES, INVARIANTS
@@ -62,6 +62,7 @@ CAUGHT_BY: dict[str, tuple[tuple[str, ...], int]] = {
     "simultaneous_discards_undeclared": (("lockstep",), 0),
     "kappa_per_stone_undeclared": (("lockstep",), 1),
     "loki_every_family_undeclared": (("lockstep",), 0),
+    "duduri_king_keeps_first": (("lockstep",), 1),
     "z3_double_upgrade": (("lockstep",), 1),
     "z3_downgrade": (("lockstep",), 1),
 }
@@ -293,6 +294,18 @@ def test_limit_allows_extra_stones_only_while_keeping() -> None:
     assert checks.check_limit(snapshot, pending, view) is None
     finding = checks.check_limit(snapshot, {"kind": "action", "player": 0}, view)
     assert finding is not None and finding.rule == "LIMIT-1"
+
+
+def test_limit_allows_extra_stones_while_the_gains_trigger_asks_first() -> None:
+    engine = engine_at(round=2, setup={"expansion": True}, display=[cid("Harpy")],
+                       players=[{"area": [cid("Duduri King")], "markers": [cid("Harpy")], "stones": {"blue": 4}}])
+    act(engine, {"type": "sell", "player": 0, "card": cid("Harpy")})
+    snapshot, pending = engine.export(), engine.decision()
+    assert pending is not None and "upgrade_stones" == pending["kind"]
+    view = checks.ReferenceView(snapshot)
+    assert checks.check_limit(snapshot, pending, view) is None
+    finding = checks.check_limit(snapshot, {**pending, "source": "tile-book-of-thoth"}, view)
+    assert finding is not None and "LIMIT-1" == finding.rule
 
 
 def test_limit_counts_hestia() -> None:

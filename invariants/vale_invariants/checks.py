@@ -12,6 +12,8 @@ from typing import Any
 
 from oracle.model import Stones
 from oracle.reference import ReferenceEngine
+from oracle.reference.effects import load_handlers
+from oracle.reference.effects.registry import TRIGGERED
 from oracle.reference.payment import check_payment
 from oracle.results import Outcome
 
@@ -116,7 +118,9 @@ def check_setup(snapshot: JSON, setup: JSON) -> Finding | None:
 
 
 def check_limit(snapshot: JSON, pending: JSON | None, view: ReferenceView) -> Finding | None:
-    """INV-LIMIT: over the holding limit only while a keep-stones decision is pending for such a player."""
+    """INV-LIMIT: over the holding limit only while a keep-stones decision is pending for such a player, or,
+    before it, the question of a Permanent effect triggered by the gain (Duduri King's upgrade on a Wind sale:
+    LIMIT-2)."""
     players = snapshot.get("players", [])
     over: list[tuple[int, int, int]] = []
     for i, player in enumerate(players):
@@ -140,11 +144,19 @@ def check_limit(snapshot: JSON, pending: JSON | None, view: ReferenceView) -> Fi
             return Finding("INV-LIMIT", "LIMIT-2", f"player {who} must keep exactly their limit",
                            f"keep {mine[0][2]}", f"keep {pending.get('limit')}")
         return None
-    if over:
+    if over and not _gain_trigger_asking(pending, over):
         i, held, limit = over[0]
         return Finding("INV-LIMIT", "LIMIT-1", f"player {i} holds {held} stones, over the limit of {limit}, and is "
                        "not asked which to keep", f"at most {limit} stones", f"{held} stones")
     return None
+
+
+def _gain_trigger_asking(pending: JSON | None, over: list[tuple[int, int, int]]) -> bool:
+    """LIMIT-2: the only player over the limit answers a Permanent trigger's question (a card with a staged
+    trigger), which comes before their keep-stones decision."""
+    load_handlers()
+    return pending is not None and pending.get("source") in TRIGGERED and [pending.get("player")] == [
+        o[0] for o in over]
 
 
 def check_area(snapshot: JSON) -> Finding | None:

@@ -35,7 +35,7 @@ def settle(table: Table) -> DecisionSpec | None:
         if table.recover_triggered():
             continue
         over = table.over_limit()
-        if over is not None:
+        if over is not None and not _gain_trigger_resolving(table):
             table.push(Frame(FrameKind.KEEP, over))
         if state.stack:
             frame = state.stack[-1]
@@ -52,6 +52,13 @@ def settle(table: Table) -> DecisionSpec | None:
 
 
 # ---------------------------------------------------------------------- the resolution stack
+
+
+def _gain_trigger_resolving(table: Table) -> bool:
+    """LIMIT-2: a Permanent effect triggered by the gain happens before the keep choice, also when it asks a
+    question (Duduri King's upgrade on a Wind sale); the holding limit is checked once its frame is done."""
+    stack = table.state.stack
+    return bool(stack) and stack[-1].effect is EffectKind.PERMANENT
 
 
 def _effect_of(frame: Frame) -> Effect:

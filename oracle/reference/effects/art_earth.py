@@ -49,7 +49,8 @@ def _received(ctx: EffectContext) -> Stones:
 
 def _duduri_king(table: Table, owner: int, king: str, sold: Card, received: Stones) -> None:
     """One received stone goes up one step; a purple one cannot (STONE-2). Only a Wind sale (1 red and 1 blue)
-    leaves a choice: an upgrade decision on a frame of its own, after any holding-limit choice."""
+    leaves a choice: an upgrade decision on a frame of its own. Like the one-colour upgrades, it comes before any
+    holding-limit choice (LIMIT-2: the gain's Permanent effects happen first)."""
     if received.red and received.blue:
         table.push_effect(owner, king, EffectKind.PERMANENT, memo={RECEIVED: received})
     elif received.red:

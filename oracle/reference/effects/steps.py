@@ -270,8 +270,9 @@ class UpgradeStones:
     """STONE-2 / RUL-8: upgrade between ``least`` and ``most`` of the ``eligible`` stones one step each (red to
     blue, blue to purple): each stone at most once, purple never.
 
-    The owner chooses which (an ``upgrade_stones`` decision, also when one colour is eligible). Only stones
-    still held count; with none eligible nothing happens.
+    The owner chooses which (an ``upgrade_stones`` decision, also when one colour is eligible). There is always
+    a red or blue stone to choose, and it is held: Duduri and the Book of Thoth test for one first (SUM-4), and
+    Duduri King's upgrade of a Wind sale's stones comes before any holding-limit choice could give one up (LIMIT-2).
     """
 
     def __init__(self, prompt: str, eligible: Callable[[EffectContext], Stones], least: int = 1, most: int = 1) -> None:
@@ -280,15 +281,9 @@ class UpgradeStones:
         self.least = least
         self.most = most
 
-    def _eligible(self, ctx: EffectContext) -> Stones:
-        wanted = self.eligible(ctx)
-        held = ctx.table.stones(ctx.owner)
-        return Stones(red=min(wanted.red, held.red), blue=min(wanted.blue, held.blue))
-
     def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        eligible = self._eligible(ctx)
-        if eligible.total == 0:
-            return None
+        wanted = self.eligible(ctx)
+        eligible = Stones(red=wanted.red, blue=wanted.blue)
         most = min(self.most, eligible.total)
         return DecisionSpec(
             DecisionKind.UPGRADE_STONES, ctx.owner, self.prompt, source=ctx.source_id,
@@ -296,8 +291,8 @@ class UpgradeStones:
         )
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if isinstance(answer, Stones):
-            ctx.table.upgrade_stones(ctx.owner, answer.red, answer.blue, ctx.source_id)
+        assert isinstance(answer, Stones), f"an upgrade answers stones, not {answer!r}"
+        ctx.table.upgrade_stones(ctx.owner, answer.red, answer.blue, ctx.source_id)
         return True
 
 
