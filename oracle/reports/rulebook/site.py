@@ -40,9 +40,8 @@ def build_rulebook(directory: Path, report_path: Path | None = None, scenarios_d
     """Read the report (a bad one raises ReportError naming it) and the scenarios (RulebookError), then write the
     rulebook into ``directory`` (OSError when it cannot be written)."""
     report = load_report(report_path) if report_path is not None else None
-    book = gather(load_scenarios(scenarios_dir), report)
-    pages = render_pages(book)
     (directory / ASSETS).mkdir(parents=True, exist_ok=True)
+    pages = render_pages(gather(load_scenarios(scenarios_dir), report))
     for package, name in ASSET_FILES:
         (directory / ASSETS / name).write_bytes(files(package).joinpath("assets", name).read_bytes())
     written = []
