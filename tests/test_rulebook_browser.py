@@ -77,6 +77,9 @@ def test_the_index_filters_by_card_name_rule_id_and_word(browser: Any, rulebook:
     assert ["LIMIT-2"] == rules
     citing = {s.id for s in load_dir(default_dir()).scenarios if "LIMIT-2" in (*s.rules, *s.reject_rules)}
     assert citing <= {node.text for node in _shown(browser, "#scenarios li[data-search] code")}
+    _search(browser, "RUL-1")
+    shown = [a.text for a in _shown(browser, "#rules li[data-search] a strong")]
+    assert "RUL-1" in shown and not {"RUL-10", "RUL-12"} & set(shown)
     _search(browser, "Loki")
     cards = [a.text for a in _shown(browser, "#cards li[data-search] a strong")]
     assert ["Loki"] == cards
