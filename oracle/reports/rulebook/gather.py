@@ -54,6 +54,9 @@ class ScenarioEntry:
 
 @dataclass(frozen=True)
 class RuleEntry:
+    """A rule as its group's page shows it: its citations, its variant, what it names and the scenarios citing it
+    (in ``rules`` or in a ``reject`` step)."""
+
     rule: Rule
     page: str
     citations: tuple[Citation, ...]
@@ -66,6 +69,8 @@ class RuleEntry:
 
 @dataclass(frozen=True)
 class GroupEntry:
+    """A rule group (the catalogue's ``group``): one page, its rules in catalogue order."""
+
     name: str
     page: str
     rules: tuple[str, ...]
@@ -106,6 +111,8 @@ class ReportEntry:
 
 @dataclass(frozen=True)
 class Rulebook:
+    """Everything the pages show, cross-referenced by id."""
+
     groups: tuple[GroupEntry, ...]
     rules: dict[str, RuleEntry]
     cards: dict[str, CardEntry]
@@ -184,8 +191,8 @@ def is_negative(scenario: Scenario) -> bool:
 
 def tiles_used(scenario: Scenario) -> tuple[str, ...]:
     """The artifact tiles a scenario is about: named by one of its actions (taken, used, legal or not) or held by a
-    player in its position or an expected state. A tile merely on display (every tile game lists the display) does
-    not count."""
+    player in its position or an expected state. A tile merely on display does not count: a game with tiles lists
+    the whole display in its set-up and expectations."""
     actions = [a for step in scenario.steps for a in ([step.do] if step.do else []) + step.legal + step.not_legal
                + (step.legal_exactly or [])]
     states = [scenario.given, scenario.expect_end or {}, *(step.expect for step in scenario.steps if step.expect)]
