@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,7 @@ class Page(HTMLParser):
         return " ".join("".join(self.texts[element_id]).split())
 
 
+@cache
 def _scenarios() -> list[Scenario]:
     return load_dir(default_dir()).scenarios
 
@@ -90,7 +92,9 @@ def _rule_page(rule_id: str) -> str:
     return f"rules-{rules()[rule_id].group}.html"
 
 
+@cache
 def _pages(site: Path) -> dict[str, Page]:
+    """Every page of a site, read once."""
     return {path.name: Page(path) for path in sorted(site.glob("*.html"))}
 
 
@@ -151,7 +155,7 @@ def test_every_card_and_tile_has_its_page_with_its_text(site: Path) -> None:
     printed = {c.id: (f"card-{c.id}.html", [c.name, *(e.text for e in c.effects)]) for c in catalogue().cards.values()}
     printed |= {t.id: (f"{t.id}.html", [t.name, t.text]) for t in catalogue().tiles.values()}
     missing = [card_id for card_id, (name, texts) in printed.items() if not (site / name).is_file()
-               or not all(" ".join(t.split()) in Page(site / name).text("content") for t in texts)]
+               or not all(" ".join(t.split()) in _pages(site)[name].text("content") for t in texts)]
     assert [] == missing
 
 
@@ -167,8 +171,9 @@ def test_every_scenario_appears_under_each_rule_it_cites(site: Path) -> None:
 
 
 def test_every_scenario_appears_on_the_page_of_each_card_it_names(site: Path) -> None:
+    pages = _pages(site)
     missing = [(card_id, s.id) for s in _scenarios() for card_id in s.cards
-               if f"scenario-{s.id}" not in Page(site / f"card-{card_id}.html").ancestors]
+               if f"scenario-{s.id}" not in pages[f"card-{card_id}.html"].ancestors]
     assert [] == missing
 
 
