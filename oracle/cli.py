@@ -21,6 +21,7 @@ from oracle.model import Family
 from oracle.narrate import action_text, event_text
 from oracle.play import GameStuck, choose_action, new_setup
 from oracle.report_cli import report_app, selftest_command
+from oracle.reports.rulebook.cli import rulebook_command
 from oracle.scenarios.cli import app as scenarios_app
 from oracle.wire.serve_cli import serve_command
 from oracle.z3check.cli import z3_app
@@ -41,6 +42,7 @@ app.add_typer(report_app, name="report")
 app.command("selftest")(selftest_command)
 app.command("check")(check_command)
 app.command("serve")(serve_command)
+app.command("rulebook")(rulebook_command)
 
 
 def _print_version(value: bool) -> None:

@@ -18,6 +18,9 @@ class RulesDataError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One catalogue entry. ``reason`` says why the project reads it so: every ``ruling`` has one, and a
+    ``rule`` has one where the sources disagree or leave part of it open (the project's reading of that part)."""
+
     id: str
     group: str
     kind: str
@@ -25,6 +28,12 @@ class Rule:
     source: str
     scope: str = "base"
     checked_by: str = ""
+    reason: str = ""
+
+    @property
+    def is_project_reading(self) -> bool:
+        """True for a ruling, and for a rule the project had to read where the sources disagree or are silent."""
+        return self.kind == "ruling" or bool(self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +104,13 @@ def load_rules(path: Path) -> dict[str, Rule]:
         checked_by = entry.get("checked_by", "")
         if not isinstance(checked_by, str):
             raise RulesDataError(f"{where}: checked_by must name a suite")
+        reason = entry.get("reason", "")
+        if not isinstance(reason, str):
+            raise RulesDataError(f"{where}: field 'reason' must be a string")
+        if entry["kind"] == "ruling" and not reason:
+            raise RulesDataError(f"{where}: a ruling needs a 'reason' (why the project reads it so)")
         rules[entry["id"]] = Rule(
-            entry["id"], entry["group"], entry["kind"], entry["text"], entry["source"], scope, checked_by
+            entry["id"], entry["group"], entry["kind"], entry["text"], entry["source"], scope, checked_by, reason
         )
     return rules
 

@@ -13,10 +13,12 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 from oracle.cards import catalogue
 from oracle.check import load_suites
 from oracle.given import complete_snapshot
-from oracle.rules import rules
+from oracle.rules import RulesDataError, load_rules, rules
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
 
@@ -227,3 +229,21 @@ def test_every_scenario_in_a_variants_situation_names_the_ruling() -> None:
         if situation(s) and rule not in pinned_variants(s)
     )
     assert [] == unnamed
+
+
+# ---------------------------------------------------------------- the project's own readings
+
+def test_every_ruling_and_every_rule_citing_a_project_ruling_gives_its_reason() -> None:
+    """A reader must see why the project reads a rule so (rulings.md): every ruling, and every rule whose source
+    names a project ruling, carries a ``reason``."""
+    needing = [r.id for r in rules().values() if r.kind == "ruling" or "project ruling" in r.source]
+    assert [] == [rule_id for rule_id in needing if not rules()[rule_id].reason]
+    assert all(rules()[rule_id].is_project_reading for rule_id in needing)
+
+
+def test_a_ruling_without_a_reason_is_refused_naming_the_entry(tmp_path: Path) -> None:
+    path = tmp_path / "rules.toml"
+    path.write_text('[[rule]]\nid = "RUL-1"\ngroup = "rulings"\nkind = "ruling"\ntext = "t"\nsource = "s"\n',
+                    encoding="utf-8")
+    with pytest.raises(RulesDataError, match=r"rule\[0\]: a ruling needs a 'reason'"):
+        load_rules(path)

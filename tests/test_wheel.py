@@ -38,6 +38,10 @@ def test_the_wheel_carries_the_scenarios_and_only_namespaced_packages(wheel: Pat
     bundled = {n.removeprefix("oracle/_suite/") for n in names if n.startswith("oracle/_suite/")}
     in_repo = {str(p.relative_to(ROOT / "scenarios")) for p in (ROOT / "scenarios").rglob("*.toml")}
     assert in_repo == bundled
+    rulebook = ROOT / "oracle" / "reports" / "rulebook"
+    shipped = {f"oracle/reports/rulebook/{p.relative_to(rulebook)}" for folder in ("templates", "assets")
+               for p in (rulebook / folder).iterdir()}
+    assert shipped <= set(names)
 
 
 def test_an_installed_wheel_runs_the_same_checks_from_another_folder(wheel: Path, tmp_path: Path) -> None:
