@@ -28,7 +28,7 @@ from typing import Any
 
 from oracle import PROTOCOL_VERSION, shapes
 from oracle.protocol import CAPABILITIES, Engine
-from oracle.results import Outcome
+from oracle.results import UNSUPPORTED_CALL, Outcome
 
 JSON = dict[str, Any]
 DEFAULT_IMPL = "oracle.reference"
@@ -61,6 +61,11 @@ class EngineFault(Exception):
     @property
     def rules(self) -> tuple[str, ...]:
         return (self.rule,) if self.rule else ()
+
+    @property
+    def details(self) -> JSON:
+        """What the result of a check this fault ended records besides its message: the call an engine refused."""
+        return {UNSUPPORTED_CALL: self.method} if self.kind == "unsupported" else {}
 
 
 _FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}

@@ -195,7 +195,8 @@ class CheckFailed(Exception):
 
 
 class ValeCheck(pytest.Item):
-    """One check of the oracle: passes, fails (with its rule, expected/actual and reproduce line) or skips."""
+    """One check of the oracle: passes, fails (with its rule, expected/actual and reproduce line) or skips (an
+    unsupported or not-applicable check, with ``unsupported: …`` or ``not-applicable: …`` and the reason)."""
 
     def __init__(self, *, vale: ValeSession, unit_index: int, check: PlannedCheck, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -204,11 +205,10 @@ class ValeCheck(pytest.Item):
         self.check = check
 
     def runtest(self) -> None:
-        from oracle.results import Outcome
 
         result = self.vale.result(self.unit_index, self.check.id)
-        if result.outcome is Outcome.UNSUPPORTED:
-            pytest.skip(f"unsupported: {result.message}")
+        if not result.outcome.ran:
+            pytest.skip(f"{result.outcome.value}: {result.message}")
         if not result.outcome.ok:
             raise CheckFailed(result)
 

@@ -31,13 +31,13 @@ def test_marker_names_hold_no_dash() -> None:
 
 def planned(impl: str, suites: list[str] | None = None, unsupported: bool | None = None) -> int:
     """How many checks ``oracle check`` plans for this engine (the suites given, or all; only those the plan
-    already knows are unsupported, or only the others, when ``unsupported`` says so)."""
+    already knows are not run (unsupported or not applicable), or only the others, when ``unsupported`` says so)."""
     from oracle.check import PlanContext, load_suites, plan_suites
 
     names = suites or list(load_suites())
     context = PlanContext(impl, EngineUnderTest.load(impl, 5.0).fresh().handshake, CheckOptions())
     return sum(len(unit.wanted) for units in plan_suites(context, names).values() for unit in units
-               if unsupported is None or bool(unit.unsupported) == unsupported)
+               if unsupported is None or unit.skipped == unsupported)
 
 
 def test_the_reference_passes_one_item_per_check(pytester: pytest.Pytester) -> None:

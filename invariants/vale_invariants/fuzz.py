@@ -127,7 +127,9 @@ class FuzzReport:
 
     def results(self) -> list[CheckResult]:
         """Exactly one result per id of :func:`result_ids`, whatever happened: a check that was cut short by
-        the time budget or by an engine fault is ``incomplete`` with the count it checked, never a pass."""
+        the time budget or by an engine fault, or that saw no decision (every game ended at its first step), is
+        ``incomplete`` with the count it checked, never a pass. Each says how many decisions and positions it saw
+        (``decisions_seen``, ``positions_seen``)."""
         out: list[CheckResult] = []
         failed: dict[str, Failure] = {}
         for failure in self.failures:
@@ -152,6 +154,8 @@ class FuzzReport:
             invariant = describe(name)
             check_id = f"{SUITE}/{name}"
             checks = self.stats.checks.get(name, 0)
+            decisions, positions = self._seen(name)
+            seen = {**base, "checks": checks, "decisions_seen": decisions, "positions_seen": positions}
             if name in failed:
                 out.append(self._failure_result(failed[name]))
             elif name in self.unsupported:
@@ -160,14 +164,25 @@ class FuzzReport:
             elif cut_short and name != ENGINE_FAULT.name:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.INCOMPLETE, rules=invariant.rules,
                                        message=f"checked {checks} time(s) before {cut_short}",
-                                       reproduce=self.reproduce(), duration=self.seconds,
-                                       details={**base, "checks": checks}))
+                                       reproduce=self.reproduce(), duration=self.seconds, details=seen))
+            elif not decisions:
+                out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.INCOMPLETE, rules=invariant.rules,
+                                       message=f"saw 0 decisions ({positions} position(s)) in {self.stats.games} "
+                                               "game(s): no game got past its first step, so this check exercised "
+                                               "nothing", reproduce=self.reproduce(), duration=self.seconds,
+                                       details=seen))
             else:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.PASS, rules=invariant.rules,
-                                       duration=self.seconds, details={**base, "checks": checks}))
+                                       duration=self.seconds, details=seen))
         reported = {*self.config.checked, ENGINE_FAULT.name}
         out.extend(self._failure_result(f) for name, f in failed.items() if name not in reported)
         return out
+
+    def _seen(self, name: str) -> tuple[int, int]:
+        """The decisions and positions a check saw: an invariant's own, every game's for ENGINE-FAULT."""
+        if name == ENGINE_FAULT.name:
+            return self.stats.decisions, self.stats.positions
+        return self.stats.decisions_seen.get(name, 0), self.stats.positions_seen.get(name, 0)
 
     def _failure_result(self, failure: Failure) -> CheckResult:
         invariant = describe(failure.invariant)

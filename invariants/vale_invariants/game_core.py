@@ -49,6 +49,9 @@ class RunnerCore:
         """When the reference was last re-synchronised: the trace actions applied, and the engine's snapshot."""
         self.guarded: defaultdict[DecisionKind, set[GuardProbe]] = defaultdict(set)
         """The guard probes this game has sent (or found no way to build), by decision kind."""
+        self.positions_reached = 0
+        """Positions this game has reached and checked (its start, then one after each decision)."""
+        self.decisions_played = 0
 
     @property
     def subject(self) -> Subject:

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from oracle.check import CheckOptions, Unit, lost_results, unsupported_results
+from oracle.check import CheckOptions, Unit, lost_results, skipped_results
 from oracle.harness import Handshake
 from oracle.results import CheckResult, Outcome
 from oracle.supervise import activity
@@ -244,9 +244,9 @@ class Supervisor:
                 while queue and (self._idle or len(self._busy) < self.jobs):
                     index = queue[0]
                     unit = units[index]
-                    if unit.unsupported:
+                    if unit.skipped:
                         queue.popleft()
-                        if not sink(index, unsupported_results(unit, unit.unsupported)):
+                        if not sink(index, skipped_results(unit)):
                             status.stopped = "the failure limit was reached"
                         continue
                     worker = self._idle.pop() if self._idle else None
