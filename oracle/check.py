@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.harness import EngineFault, Handshake, Subject, resolve_impl
+from oracle.harness import DEFAULT_START_TIMEOUT, EngineFault, Handshake, Subject, resolve_impl
 from oracle.results import CheckResult, Outcome
 
 JSON = dict[str, Any]
@@ -30,6 +30,8 @@ class CheckOptions:
     roundtrip_games: int = 1
     seed: int = 1
     timeout: float = 5.0
+    start_timeout: float = DEFAULT_START_TIMEOUT
+    """``--start-timeout``: seconds an engine may take to start (``create`` and the handshake)."""
     players: tuple[int, ...] = (2, 3, 4)
     select: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
@@ -44,18 +46,19 @@ class CheckOptions:
 
 @dataclass
 class EngineUnderTest:
-    """The ``--impl`` string, its factory, and the per-call timeout."""
+    """The ``--impl`` string, its factory, the per-call timeout and the start-up deadline."""
 
     impl: str
     factory: Callable[[], Any]
     timeout: float
+    start_timeout: float = DEFAULT_START_TIMEOUT
 
     def fresh(self) -> Subject:
-        return Subject(self.factory, self.impl, self.timeout)
+        return Subject(self.factory, self.impl, self.timeout, self.start_timeout)
 
     @staticmethod
-    def load(impl: str, timeout: float) -> EngineUnderTest:
-        return EngineUnderTest(impl, resolve_impl(impl), timeout)
+    def load(impl: str, timeout: float, start_timeout: float = DEFAULT_START_TIMEOUT) -> EngineUnderTest:
+        return EngineUnderTest(impl, resolve_impl(impl), timeout, start_timeout)
 
 
 @dataclass(frozen=True)

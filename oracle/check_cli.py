@@ -23,7 +23,7 @@ import typer
 from oracle.check import SUITES, CheckOptions, PlanContext, Unit, load_suites, plan_suites
 from oracle.check_progress import CheckProgress
 from oracle.exits import bad_input
-from oracle.harness import DEFAULT_IMPL, Handshake
+from oracle.harness import DEFAULT_IMPL, DEFAULT_START_TIMEOUT, Handshake
 from oracle.reports.common import RunInfo, exit_code, failed_results, failing, summary_line, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
@@ -231,6 +231,9 @@ def check_command(
     seed: Annotated[int, typer.Option(metavar="N", help="first seed")] = 1,
     timeout: Annotated[float, typer.Option(metavar="SECONDS",
         help="seconds allowed for each engine call (more than 0)")] = 5.0,
+    start_timeout: Annotated[float, typer.Option(metavar="SECONDS",
+        help="seconds an engine may take to start, create and the handshake, apart from --timeout (more than 0)")]
+        = DEFAULT_START_TIMEOUT,
     suite: Annotated[list[str] | None, typer.Option(metavar="SUITE",
         help="run only these suites (repeatable): setup, random-play, roundtrip, scenarios, z3, invariants")] = None,
     select: Annotated[list[str] | None, typer.Option(metavar="GLOB",
@@ -290,7 +293,8 @@ def check_command(
     from oracle.rules import rules as rules_catalogue
     from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
 
-    for name, value, low in (("--timeout", timeout, 0.0), ("--scenario-timeout", scenario_timeout, 0.0),
+    for name, value, low in (("--timeout", timeout, 0.0), ("--start-timeout", start_timeout, 0.0),
+                             ("--scenario-timeout", scenario_timeout, 0.0),
                              ("--z3-budget", z3_budget, 0.0), ("--fuzz-budget", fuzz_budget, 0.0),
                              ("--unit-timeout", unit_timeout, 0.0)):
         if not value > low:
@@ -352,8 +356,8 @@ def check_command(
 
         enable_protocol_validation()
         extra["validate_protocol"] = True
-    options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
-                           cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra,
+    options = CheckOptions(games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, select=selects,
+                           rules=rule_ids, cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra,
                            variants=tuple(sorted(declared.items())))
 
     supervisor = Supervisor(impl, timeout, options, jobs=jobs)
@@ -399,7 +403,8 @@ def check_command(
     not_run = tuple(c.id for index in status.not_run for c in units[index].wanted)
     run = _run_info(clean_text(handshake.engine), clean_text(handshake.version), impl, ran, started_at,
                     time.perf_counter() - started, status, not_run, fail_on_unsupported, allow_empty,
-                    {"games": games, "seed": seed, "timeout": timeout, "scenario_timeout": scenario_timeout,
+                    {"games": games, "seed": seed, "timeout": timeout, "start_timeout": start_timeout,
+                     "scenario_timeout": scenario_timeout,
                      "z3_budget": z3_budget, "fuzz_budget": fuzz_budget, "unit_timeout": unit_timeout,
                      "time_budget": time_budget, "max_failures": max_failures, "jobs": jobs,
                      "fail_on_unsupported": fail_on_unsupported, "allow_empty": allow_empty,

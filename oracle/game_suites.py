@@ -96,7 +96,7 @@ def _plan_setup(context: PlanContext) -> list[Unit]:
             if not reason and not handshake.can("export"):
                 reason = "the engine does not declare 'export'"
             units.append(Unit("setup", key, (check,), payload=(players, first), unsupported=reason,
-                              deadline=8 * options.timeout + 10,
+                              deadline=8 * options.timeout + 10 + options.start_timeout,
                               reproduce=f"oracle check --impl {shlex.quote(context.impl)} --select setup/{key}"))
     return units
 

@@ -3,7 +3,9 @@
 * :func:`resolve_impl` turns ``package.module`` or ``package.module:factory`` into a factory, with a
   one-line :class:`ImplError` for every way that can fail.
 * :class:`Subject` wraps an engine: each call has a timeout (SIGALRM, so a hung pure-Python engine is
-  interrupted, and a call that outlasts it counts as timed out even when the engine swallowed the alarm),
+  interrupted, and a call that outlasts it counts as timed out even when the engine swallowed the alarm);
+  starting an engine (``create`` and the handshake) has a deadline of its own, ``start_timeout`` (default
+  :data:`DEFAULT_START_TIMEOUT`), since a process that starts on a busy machine may take far longer than a call,
   any exception becomes an :class:`EngineFault`, everything handed to the engine is a fresh copy, and
   everything it returns is checked for shape (:mod:`oracle.shapes`, PROTO-2) before the oracle uses it.
   Missing capabilities are worked around: without ``legal_actions`` the oracle tries candidate actions on
@@ -33,6 +35,10 @@ from oracle.results import UNSUPPORTED_CALL, Outcome
 JSON = dict[str, Any]
 DEFAULT_IMPL = "oracle.reference"
 DEFAULT_FACTORY = "create"
+DEFAULT_START_TIMEOUT = 30.0
+"""Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
+START_METHODS = frozenset({"create", "handshake"})
+"""The calls timed by the start-up deadline rather than the per-call timeout."""
 
 
 class ImplError(Exception):
@@ -193,18 +199,21 @@ def parse_handshake(data: object) -> Handshake:
 
 
 class Subject:
-    """An engine under test, every call guarded by a timeout and turned into protocol data or a fault."""
+    """An engine under test, every call guarded by a timeout and turned into protocol data or a fault: ``timeout``
+    per call, ``start_timeout`` for ``create`` and ``handshake``."""
 
-    def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0) -> None:
+    def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0,
+                 start_timeout: float = DEFAULT_START_TIMEOUT) -> None:
         self.factory = factory
         self.impl = impl
         self.timeout = timeout
+        self.start_timeout = start_timeout
         self.engine: Engine = self._call("create", factory)
         self.handshake = parse_handshake(self._call("handshake", self.engine.handshake))
 
     @staticmethod
-    def load(impl: str, timeout: float = 5.0) -> Subject:
-        return Subject(resolve_impl(impl), impl, timeout)
+    def load(impl: str, timeout: float = 5.0, start_timeout: float = DEFAULT_START_TIMEOUT) -> Subject:
+        return Subject(resolve_impl(impl), impl, timeout, start_timeout)
 
     def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Every engine call goes through here: announced to the hooks, then guarded."""
@@ -213,12 +222,14 @@ class Subject:
         return self._guard(method, fn, *args)
 
     def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        allowed = self.start_timeout if method in START_METHODS else self.timeout
         started = time.perf_counter()
         try:
-            with _deadline(self.timeout):
+            with _deadline(allowed):
                 value = fn(*args)
         except EngineTimeout:
-            raise EngineFault("timeout", method, f"no answer within {self.timeout:g} s") from None
+            raise EngineFault("timeout", method, f"no answer within {allowed:g} s"
+                              + (" (--start-timeout)" if method in START_METHODS else "")) from None
         except EngineFault:
             raise
         except NotImplementedError:
@@ -228,8 +239,8 @@ class Subject:
                 raise
             raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
         elapsed = time.perf_counter() - started
-        if self.timeout > 0 and elapsed > self.timeout + _TIMEOUT_SLACK:
-            raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {self.timeout:g} s "
+        if allowed > 0 and elapsed > allowed + _TIMEOUT_SLACK:
+            raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {allowed:g} s "
                               "allowed (the engine kept running through the timeout)")
         return value
 
@@ -279,6 +290,7 @@ class Subject:
         """A copy of this engine in its current state: export/load into a new instance, else deepcopy."""
         twin = object.__new__(Subject)
         twin.factory, twin.impl, twin.timeout, twin.handshake = self.factory, self.impl, self.timeout, self.handshake
+        twin.start_timeout = self.start_timeout
         if self.handshake.can("export") and self.handshake.can("load"):
             twin.engine = self._call("create", self.factory)
             twin.load_snapshot(self.export())

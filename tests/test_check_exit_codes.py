@@ -25,8 +25,8 @@ def check(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("option", ["--timeout", "--scenario-timeout", "--z3-budget", "--fuzz-budget",
-                                    "--unit-timeout", "--time-budget"])
+@pytest.mark.parametrize("option", ["--timeout", "--start-timeout", "--scenario-timeout", "--z3-budget",
+                                    "--fuzz-budget", "--unit-timeout", "--time-budget"])
 def test_a_timeout_or_budget_must_be_positive(option: str) -> None:
     code, _, err = check(option, "-1")
     assert 2 == code

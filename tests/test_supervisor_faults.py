@@ -205,3 +205,31 @@ def test_max_failures_stops_a_hopeless_run(tmp_path: Path) -> None:
     assert "the failure limit was reached" == report["run"]["stopped"]
     assert 3 <= sum(r["outcome"] != "pass" for r in report["results"])
     assert report["run"]["not_run"]
+
+
+# ---------------------------------------------------------------------------------------------- start-up deadline
+
+
+class _SlowToStart:
+    """An engine whose factory takes ``seconds`` (a process starting on a busy machine)."""
+
+    def __init__(self, seconds: float) -> None:
+        time.sleep(seconds)
+        from oracle.reference import ReferenceEngine
+
+        self.engine = ReferenceEngine()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
+def test_starting_an_engine_has_its_own_deadline_apart_from_the_per_call_timeout() -> None:
+    from oracle.harness import DEFAULT_START_TIMEOUT, EngineFault, Subject
+
+    assert 30 <= DEFAULT_START_TIMEOUT
+    started = Subject(lambda: _SlowToStart(1.0), "slow-to-start", timeout=0.1)
+    assert "vale-oracle-reference" == started.handshake.engine
+    with pytest.raises(EngineFault) as caught:
+        Subject(lambda: _SlowToStart(60.0), "slow-to-start", timeout=5.0, start_timeout=0.5)
+    assert ("timeout", "create") == (caught.value.kind, caught.value.method)
+    assert "no answer within 0.5 s (--start-timeout)" == caught.value.message

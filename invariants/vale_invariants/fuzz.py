@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
-from oracle.harness import EngineFault, Subject
+from oracle.harness import DEFAULT_START_TIMEOUT, EngineFault, Subject
 from oracle.results import CheckResult, Outcome
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
 from vale_invariants.forcing import force_missing_kinds, unprobed
@@ -64,6 +64,7 @@ class FuzzConfig:
     max_failures: int = 3
     batch: int = 25
     timeout: float = 5.0
+    start_timeout: float = DEFAULT_START_TIMEOUT
     save_failures: Path | None = None
     positions: bool = True
     modes: tuple[str, ...] = ("base", "expansion", "artifacts")
@@ -362,7 +363,8 @@ def _settings_for(factory: Callable[[], Any], impl: str, config: FuzzConfig, pla
                   disabled: set[str], positions: bool, modes: tuple[str, ...], setup_known: bool) -> GameSettings:
     active = frozenset(n for n in config.checked if n not in disabled)
     lockstep = LOCKSTEP.name in active
-    return GameSettings(factory, impl, players, active, lockstep, config.timeout, positions=positions, modes=modes,
+    return GameSettings(factory, impl, players, active, lockstep, config.timeout, config.start_timeout,
+                        positions=positions, modes=modes,
                         set_aside=frozenset(config.set_aside), setup_known=setup_known)
 
 
@@ -395,7 +397,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
     started = time.perf_counter()
     report = FuzzReport(impl, impl, config)
     try:
-        subject = Subject(factory, impl, config.timeout)
+        subject = Subject(factory, impl, config.timeout, config.start_timeout)
     except EngineFault as fault:
         report.failures.append(Failure(ENGINE_FAULT.name, "invariants", (), f"engine {fault.kind} in "
                                        f"{fault.method}(): {fault.message}", 0, _empty_trace(),

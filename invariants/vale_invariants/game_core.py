@@ -153,17 +153,21 @@ class RunnerCore:
             signal.signal(signal.SIGALRM, previous)
             self._armed = False
 
-    def _arm(self, what: str) -> None:
-        """Start the time budget of one step (STEP_CALLS engine calls at most ``timeout`` each)."""
+    def _arm(self, what: str, starting: bool = False) -> None:
+        """Start the time budget of one step (STEP_CALLS engine calls at most ``timeout`` each, and the start-up
+        deadline when the step starts an engine)."""
         self._calling = what
         if self._armed:
-            signal.setitimer(signal.ITIMER_REAL, self.settings.timeout * STEP_CALLS)
+            extra = self.settings.start_timeout if starting else 0.0
+            signal.setitimer(signal.ITIMER_REAL, self.settings.timeout * STEP_CALLS + extra)
 
     def _new_subject(self) -> Subject:
-        """A Subject whose calls the step alarm times (see :meth:`_alarms`), else a Subject with its own."""
+        """A Subject whose calls the step alarm times (see :meth:`_alarms`; the step's budget starts again, with
+        the start-up deadline added), else a Subject with its own."""
         if self._armed:
-            return _LeanSubject(self.settings.factory, self.settings.impl, 0)
-        return Subject(self.settings.factory, self.settings.impl, self.settings.timeout)
+            self._arm(self._calling, starting=True)
+            return _LeanSubject(self.settings.factory, self.settings.impl, 0, 0)
+        return Subject(self.settings.factory, self.settings.impl, self.settings.timeout, self.settings.start_timeout)
 
 
 class _LeanSubject(Subject):

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.harness import DEFAULT_START_TIMEOUT
 from oracle.protocol import DecisionKind
 
 JSON = dict[str, Any]
@@ -57,6 +58,8 @@ class GameSettings:
     active: frozenset[str]
     lockstep: bool
     timeout: float = 5.0
+    start_timeout: float = DEFAULT_START_TIMEOUT
+    """Seconds an engine may take to start (``create`` and the handshake), on top of a step's budget."""
     max_steps: int = MAX_STEPS
     positions: bool = False
     modes: tuple[str, ...] = ("base",)

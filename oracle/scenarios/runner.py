@@ -4,8 +4,8 @@ Each scenario gets a fresh engine: its ``requires`` are checked against the hand
 ``given`` position is loaded, then each step runs in order (``legal``/``not_legal`` before ``do``,
 then ``reject`` or acceptance, ``expect``, ``decision``, ``events``), and finally ``expect_end``.
 Every engine call is guarded (:class:`~oracle.harness.Subject`), and the whole scenario has a
-wall-clock budget besides the per-call timeout. The first problem ends the scenario with one
-:class:`~oracle.results.CheckResult`.
+wall-clock budget besides the per-call timeout, counted once its engine has started. The first problem ends
+the scenario with one :class:`~oracle.results.CheckResult`.
 """
 
 from __future__ import annotations
@@ -233,6 +233,7 @@ class _Run:
                 self.subject = self.eut.fresh()
             except EngineFault as fault:
                 return self.fault(fault)
+            self.deadline = time.perf_counter() + self.budget  # the budget starts once the engine is up
             other_reading = not_applicable_reason(self.scenario, self.subject.handshake)
             if other_reading:
                 return self.result(Outcome.NOT_APPLICABLE, message=other_reading, where=False)

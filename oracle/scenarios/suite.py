@@ -40,7 +40,7 @@ def _plan(context: PlanContext) -> list[Unit]:
     shown_dir = str(directory) if explicit else None
     return [
         Unit(SUITE, scenario.id, (PlannedCheck(scenario.id, scenario.title, scenario.rules, scenario.cards),),
-             payload=(scenario, budget, shown_dir), deadline=budget + GRACE,
+             payload=(scenario, budget, shown_dir), deadline=budget + GRACE + context.options.start_timeout,
              not_applicable=not_applicable_reason(scenario, context.handshake),
              unsupported=unsupported_reason(scenario, context.handshake),
              reproduce=reproduce_command(context.impl, scenario.id, shown_dir))

@@ -58,7 +58,7 @@ def serve(inbox: Connection, out: Connection) -> None:
     _, impl, timeout, options = inbox.recv()
     assert isinstance(options, CheckOptions)
     try:
-        eut = EngineUnderTest.load(impl, timeout)
+        eut = EngineUnderTest.load(impl, timeout, options.start_timeout)
         handshake = eut.fresh().handshake
     except ImplError as exc:
         _send(out, ("refused", str(exc)))
