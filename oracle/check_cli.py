@@ -291,7 +291,7 @@ def check_command(
     0 otherwise.
     """
     from oracle.rules import rules as rules_catalogue
-    from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
+    from oracle.scenarios.loader import default_dir, display_path, load_dir, resolve_card_names
 
     for name, value, low in (("--timeout", timeout, 0.0), ("--start-timeout", start_timeout, 0.0),
                              ("--scenario-timeout", scenario_timeout, 0.0),
@@ -371,10 +371,11 @@ def check_command(
             raise bad_input("no check matches --select/--rule/--card")
         if asked and empty:
             why = "its filters leave nothing" if filtering else "it has no checks"
-            where = f" (no scenario files in {scenario_dir})" if "scenarios" in empty and not filtering else ""
+            where = f" (no scenario files in {display_path(scenario_dir)})" if "scenarios" in empty and not filtering \
+                else ""
             raise bad_input(f"--suite {empty[0]}: {why} to run{where}")
         if not asked and "scenarios" in empty and not filtering:
-            raise bad_input(f"the scenarios suite found no scenario files in {scenario_dir} "
+            raise bad_input(f"the scenarios suite found no scenario files in {display_path(scenario_dir)} "
                             "(pass --scenarios DIR, or --suite to run other suites)")
         expected: dict[str, ExpectedFailure] = {}
         if expectations is not None:
@@ -409,7 +410,7 @@ def check_command(
                      "time_budget": time_budget, "max_failures": max_failures, "jobs": jobs,
                      "fail_on_unsupported": fail_on_unsupported, "allow_empty": allow_empty,
                      "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
-                     "scenarios": str(scenario_dir),
+                     "scenarios": str(scenarios) if scenarios is not None else None,
                      "expectations": str(expectations) if expectations else None})
     print_summary(results, run, echo)
     problems = targets.write(results, run, echo)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle import PROTOCOL_VERSION, shapes
+from oracle.portable import shown_path
 from oracle.protocol import CAPABILITIES, Engine
 from oracle.results import UNSUPPORTED_CALL, Outcome
 
@@ -113,11 +114,12 @@ def resolve_impl(spec: str) -> Callable[[], Any]:
 
 
 def where_raised(exc: BaseException) -> str:
+    """`` (at pkg/module.py:12)``: where the exception was raised, by module, never by the machine's paths."""
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return ""
     last = frames[-1]
-    return f" (at {last.filename}:{last.lineno})"
+    return f" (at {shown_path(last.filename)}:{last.lineno})"
 
 
 CallHook = Callable[[str], None]

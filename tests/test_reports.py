@@ -209,3 +209,16 @@ def test_expectations_file_errors_name_file_and_line(tmp_path: Path) -> None:
     assert [f"{path}:1: not valid TOML: Expected ']]' at the end of an array declaration"] == (
         load_expectations(path, set())[1]
     )
+
+
+def test_code_locations_are_shown_by_module_never_by_the_machines_paths(tmp_path: Path) -> None:
+    import oracle.harness
+    from oracle.portable import shown_path, shown_traceback
+
+    assert "oracle/harness.py" == shown_path(oracle.harness.__file__)
+    assert "oracle/__init__.py" == shown_path(oracle.__file__)
+    assert "…/lost.py" == shown_path("/nowhere/at/all/lost.py")
+    assert "relative/as/given.py" == shown_path("relative/as/given.py")
+    trace = f'Traceback (most recent call last):\n  File "{oracle.harness.__file__}", line 12, in f\n    x()\n'
+    assert 'Traceback (most recent call last):\n  File "oracle/harness.py", line 12, in f\n    x()\n' == \
+        shown_traceback(trace)

@@ -54,22 +54,26 @@ def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
         },
         "causes": [c.to_json() for c in causes],
         "results": [{**r.to_json(), "notes": notes_of(r)} for r in results],
-        "sources": scenario_sources(results),
+        "sources": scenario_sources(results, bundled=run.options.get("scenarios") is None),
         "coverage": coverage_json(results),
     }
 
 
-def scenario_sources(results: Sequence[CheckResult]) -> JSON:
+def scenario_sources(results: Sequence[CheckResult], bundled: bool = True) -> JSON:
     """The file, SHA-256 and text of every scenario that ran and did not pass, by check id, so
-    that a report read on another machine can still show the scenario (``oracle report html``)."""
+    that a report read on another machine can still show the scenario (``oracle report html``). With
+    ``bundled`` (no ``--scenarios``), a file named ``scenarios/<path>`` is read from the bundled suite."""
+    from oracle.scenarios.loader import bundled_file
+
     sources: JSON = {}
     for result in results:
         file = result.details.get("file")
         if result.suite != "scenarios" or result.outcome is Outcome.PASS or not result.outcome.ran \
                 or not isinstance(file, str) or result.id in sources:
             continue
+        path = (bundled_file(file) if bundled else None) or Path(file)
         try:
-            text = Path(file).read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         sources[result.id] = {"file": file, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text}
