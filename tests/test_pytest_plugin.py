@@ -41,9 +41,11 @@ def planned(impl: str, suites: list[str] | None = None, unsupported: bool | None
 
 
 def test_the_reference_passes_one_item_per_check(pytester: pytest.Pytester) -> None:
-    result = run(pytester, "--vale-impl", "oracle.reference")
+    result = run(pytester, "-rs", "--vale-impl", "oracle.reference")
     result.assert_outcomes(passed=planned("oracle.reference", unsupported=False),
                            skipped=planned("oracle.reference", unsupported=True))
+    skips = [line for line in result.outlines if line.startswith("SKIPPED")]
+    assert skips and all(": not-applicable: the scenario depends on " in line for line in skips), skips
 
 
 def cli_failures(impl: str, suite: str) -> list[str]:
