@@ -112,7 +112,8 @@ def test_an_incomplete_run_says_so_in_grey() -> None:
 
 def test_the_minimal_adapter_shows_its_share_and_is_not_green(tmp_path: Path) -> None:
     report, out = tmp_path / "report.json", tmp_path / "badge.json"
-    done = CliRunner().invoke(app, ["check", "--impl", "vale_fixtures.minimal_adapter", "--report-json", str(report)])
+    done = CliRunner().invoke(app, ["check", "--impl", "vale_fixtures.minimal_adapter", "--suite", "setup,scenarios",
+                                    "--report-json", str(report)])
     assert 0 == done.exit_code, done.output
     totals = json.loads(report.read_text(encoding="utf-8"))["totals"]
     assert 0 < totals["ran"] < totals["checks"]

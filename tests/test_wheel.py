@@ -129,15 +129,15 @@ def test_an_installed_wheel_runs_the_same_checks_from_another_folder_and_every_r
 
     places["checkout elsewhere"] = (editable, other)
     small = {(label, run): _check(command, cwd, tmp_path / label / run, args)
-             for label, (command, cwd) in places.items() for run, args in SMALL_RUNS.items()}
+             for label, (command, cwd) in places.items() for run, args in SMALL_RUNS.items()
+             if run == "caught" or label != "checkout"}
     assert {1} == {code for code, _, _ in small.values()}
     assert "(at vale_fixtures/crashes.py:" in small[("wheel", "crashes")][1]
     assert json.loads(small[("wheel", "caught")][2]["json"])["sources"], "failing scenarios embed their source"
-    for label in places:
-        for run in SMALL_RUNS:
-            assert small[("wheel", run)][2].keys() == small[(label, run)][2].keys()
-            for kind, text in small[(label, run)][2].items():
-                assert _without_times(small[("wheel", run)][2][kind]) == _without_times(text), (label, run, kind)
+    for (label, run), (_, _, reports) in small.items():
+        assert small[("wheel", run)][2].keys() == reports.keys()
+        for kind, text in reports.items():
+            assert _without_times(small[("wheel", run)][2][kind]) == _without_times(text), (label, run, kind)
     for kind in ("json", "junit", "markdown"):
         assert _without_times(full["wheel"][2][kind]) == _without_times(full["checkout"][2][kind]), kind
     everything = [text for _, console, reports in [*full.values(), *small.values()]
