@@ -279,6 +279,8 @@ def test_a_failure_is_shrunk_to_a_short_trace() -> None:
     assert failure.shrunk
     assert failure.trace.actions[-1]["type"] == "sell"
     assert len(failure.trace.actions) <= 12, failure.trace.actions
+    failed = next(r for r in report.results() if r.id == "invariants/INV-CONSERVATION")
+    assert 0 < failed.details["decisions_seen"] < failed.details["positions_seen"]
 
 
 # ---------------------------------------------------------------------------------------------- the checks
@@ -375,6 +377,8 @@ def test_no_invariant_passes_over_games_that_end_before_their_first_decision() -
     assert Outcome.PASS not in {r.outcome for r in results.values()}
     unsupported = {i for i, r in results.items() if r.outcome is Outcome.UNSUPPORTED}
     assert {"invariants/INV-ROUNDTRIP"} == unsupported  # it needs 'load'
+    roundtrip = results["invariants/INV-ROUNDTRIP"].details
+    assert (0, 0) == (roundtrip["decisions_seen"], roundtrip["positions_seen"])
     incomplete = [r for i, r in results.items() if i not in unsupported]
     assert len(ALL_NAMES) == len(incomplete)  # every other invariant, and ENGINE-FAULT
     assert {Outcome.INCOMPLETE} == {r.outcome for r in incomplete}

@@ -161,7 +161,7 @@ class FuzzReport:
                 out.append(self._failure_result(failed[name]))
             elif name in self.unsupported:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.UNSUPPORTED, rules=invariant.rules,
-                                       message=self.unsupported[name], details=dict(base)))
+                                       message=self.unsupported[name], details=seen))
             elif cut_short and name != ENGINE_FAULT.name:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.INCOMPLETE, rules=invariant.rules,
                                        message=f"checked {checks} time(s) before {cut_short}",
@@ -200,7 +200,8 @@ class FuzzReport:
             cards=cards, step=failure.step, expected=failure.expected, actual=failure.actual, message=message,
             reproduce=reproduce, duration=self.seconds,
             details={"mode": failure.mode, "invariant": failure.invariant, "games": self.stats.games,
-                     "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json()},
+                     "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json(),
+                     **dict(zip(("decisions_seen", "positions_seen"), self._seen(failure.invariant), strict=True))},
         )
 
     def summary(self) -> str:

@@ -153,21 +153,22 @@ class RunnerCore:
             signal.signal(signal.SIGALRM, previous)
             self._armed = False
 
-    def _arm(self, what: str, starting: bool = False) -> None:
-        """Start the time budget of one step (STEP_CALLS engine calls at most ``timeout`` each, and the start-up
-        deadline when the step starts an engine)."""
+    def _arm(self, what: str) -> None:
+        """Start the time budget of one step (STEP_CALLS engine calls at most ``timeout`` each)."""
         self._calling = what
         if self._armed:
-            extra = self.settings.start_timeout if starting else 0.0
-            signal.setitimer(signal.ITIMER_REAL, self.settings.timeout * STEP_CALLS + extra)
+            signal.setitimer(signal.ITIMER_REAL, self.settings.timeout * STEP_CALLS)
 
     def _new_subject(self) -> Subject:
-        """A Subject whose calls the step alarm times (see :meth:`_alarms`; the step's budget starts again, with
-        the start-up deadline added), else a Subject with its own."""
-        if self._armed:
-            self._arm(self._calling, starting=True)
-            return _LeanSubject(self.settings.factory, self.settings.impl, 0, 0)
-        return Subject(self.settings.factory, self.settings.impl, self.settings.timeout, self.settings.start_timeout)
+        """A Subject whose calls the step alarm times (see :meth:`_alarms`): its start (``create`` and the
+        handshake) has the start-up deadline, then the step's budget starts again; else a Subject with its own."""
+        if not self._armed:
+            return Subject(self.settings.factory, self.settings.impl, self.settings.timeout,
+                           self.settings.start_timeout)
+        signal.setitimer(signal.ITIMER_REAL, self.settings.start_timeout)
+        subject = _LeanSubject(self.settings.factory, self.settings.impl, 0, 0)
+        self._arm(self._calling)
+        return subject
 
 
 class _LeanSubject(Subject):
