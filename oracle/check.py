@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.harness import EngineFault, Handshake, Subject, resolve_impl
+from oracle.harness import DEFAULT_START_TIMEOUT, EngineFault, Handshake, Subject, resolve_impl
 from oracle.results import CheckResult, Outcome
 
 JSON = dict[str, Any]
@@ -30,6 +30,8 @@ class CheckOptions:
     roundtrip_games: int = 1
     seed: int = 1
     timeout: float = 5.0
+    start_timeout: float = DEFAULT_START_TIMEOUT
+    """``--start-timeout``: seconds an engine may take to start (``create`` and the handshake)."""
     players: tuple[int, ...] = (2, 3, 4)
     select: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
@@ -44,18 +46,19 @@ class CheckOptions:
 
 @dataclass
 class EngineUnderTest:
-    """The ``--impl`` string, its factory, and the per-call timeout."""
+    """The ``--impl`` string, its factory, the per-call timeout and the start-up deadline."""
 
     impl: str
     factory: Callable[[], Any]
     timeout: float
+    start_timeout: float = DEFAULT_START_TIMEOUT
 
     def fresh(self) -> Subject:
-        return Subject(self.factory, self.impl, self.timeout)
+        return Subject(self.factory, self.impl, self.timeout, self.start_timeout)
 
     @staticmethod
-    def load(impl: str, timeout: float) -> EngineUnderTest:
-        return EngineUnderTest(impl, resolve_impl(impl), timeout)
+    def load(impl: str, timeout: float, start_timeout: float = DEFAULT_START_TIMEOUT) -> EngineUnderTest:
+        return EngineUnderTest(impl, resolve_impl(impl), timeout, start_timeout)
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,9 @@ class Unit:
     """One piece of work a worker runs on its own, producing exactly the results of ``checks``.
 
     ``deadline`` is the wall-clock limit the supervisor keeps from outside; ``silence`` (for long units that
-    report progress) the longest it waits between two signs of progress. A unit with ``unsupported`` set is
-    not run: each of its checks is unsupported for that reason.
+    report progress) the longest it waits between two signs of progress. A unit with ``not_applicable`` or
+    ``unsupported`` set is not run: each of its checks is not-applicable (it pins another reading of a rule
+    variant than the engine declares) or unsupported (the engine lacks what it needs) for that reason.
     """
 
     suite: str
@@ -84,6 +88,7 @@ class Unit:
     deadline: float = DEFAULT_UNIT_TIMEOUT
     silence: float | None = None
     unsupported: str = ""
+    not_applicable: str = ""
     reproduce: str = ""
     selected: frozenset[str] | None = None
     """The ids ``--select``/``--rule``/``--card`` keep (None: all); the unit still runs as a whole."""
@@ -91,6 +96,11 @@ class Unit:
     @property
     def name(self) -> str:
         return f"{self.suite}/{self.key}"
+
+    @property
+    def skipped(self) -> bool:
+        """The unit is not run (its checks are not-applicable or unsupported)."""
+        return bool(self.not_applicable or self.unsupported)
 
     @property
     def wanted(self) -> tuple[PlannedCheck, ...]:
@@ -165,12 +175,17 @@ _ORDER = ("setup", "random-play", "roundtrip", "scenarios", "z3", "invariants")
 def fault_result(suite_name: str, check_id: str, title: str, fault: EngineFault, **kw: Any) -> CheckResult:
     """The result of a check ended by an engine fault (its outcome and the rule a protocol error breaks)."""
     rules = tuple(dict.fromkeys((*kw.pop("rules", ()), *fault.rules)))
-    return CheckResult(suite_name, check_id, title, fault.outcome, rules=rules, message=str(fault), **kw)
+    details = {**fault.details, **kw.pop("details", {})}
+    return CheckResult(suite_name, check_id, title, fault.outcome, rules=rules, message=str(fault), details=details,
+                       **kw)
 
 
-def unsupported_results(unit: Unit, reason: str) -> list[CheckResult]:
-    return [CheckResult(unit.suite, c.id, c.title, Outcome.UNSUPPORTED, rules=c.rules, cards=c.cards,
-                        message=reason) for c in unit.wanted]
+def skipped_results(unit: Unit) -> list[CheckResult]:
+    """The results of a unit that is not run: not-applicable before unsupported, each with the unit's reason."""
+    outcome, reason = ((Outcome.NOT_APPLICABLE, unit.not_applicable) if unit.not_applicable
+                       else (Outcome.UNSUPPORTED, unit.unsupported))
+    return [CheckResult(unit.suite, c.id, c.title, outcome, rules=c.rules, cards=c.cards, message=reason)
+            for c in unit.wanted]
 
 
 def lost_results(unit: Unit, outcome: Outcome, message: str, details: JSON | None = None) -> list[CheckResult]:
@@ -248,9 +263,9 @@ def plan_suites(context: PlanContext, names: Iterable[str], filtered: bool = Tru
 
 
 def run_unit(unit: Unit, context: RunContext) -> list[CheckResult]:
-    """Run one unit and return exactly its planned checks' results (unsupported units are not run)."""
-    if unit.unsupported:
-        return unsupported_results(unit, unit.unsupported)
+    """Run one unit and return exactly its planned checks' results (skipped units are not run)."""
+    if unit.skipped:
+        return skipped_results(unit)
     started = time.perf_counter()
     try:
         results = SUITES[unit.suite].run(unit, context)

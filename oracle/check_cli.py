@@ -1,10 +1,10 @@
 """``oracle check``: plan the suites, run them under the supervisor, and report honestly.
 
-Exit codes (:mod:`oracle.exits`): 0 only when the run finished and every check passed, failed as listed in
-``--expectations`` or is unsupported by what the engine declares (unless ``--fail-on-unsupported``); 1 when a
-check failed; 2 on bad input, before anything runs; 3 when the run stopped early with nothing failed; 130 and
-143 when SIGINT or SIGTERM stopped it. Every requested report is written in every case, marked incomplete
-when the run did not finish.
+Exit codes (:mod:`oracle.exits`, the first that applies): 2 on bad input, before anything runs; 130 and 143 when
+SIGINT or SIGTERM stopped it; 5 when a report could not be written; 1 when a check failed (an unsupported one too
+with ``--fail-on-unsupported``); 3 when the run stopped early or a check is incomplete; 4 when no check ran
+(``--allow-empty``: 0); else 0. Every requested report is written in every case, marked incomplete when the run
+did not finish.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import typer
 
 from oracle.check import SUITES, CheckOptions, PlanContext, Unit, load_suites, plan_suites
 from oracle.check_progress import CheckProgress
-from oracle.exits import EXIT_BAD_INPUT, bad_input
-from oracle.harness import DEFAULT_IMPL, Handshake
-from oracle.reports.common import RunInfo, exit_code, failing, verdict
+from oracle.exits import bad_input
+from oracle.harness import DEFAULT_IMPL, DEFAULT_START_TIMEOUT, Handshake
+from oracle.reports.common import RunInfo, exit_code, failed_results, failing, summary_line, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, load_expectations
@@ -155,11 +155,12 @@ NOTES_SHOWN = 10
 
 def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
     """The causes first (most checks first, each with its members and smallest reproduction), then each failing
-    check, then the counts: checks, how many ran, unsupported (with their reasons), notes, and the verdict."""
+    check, then the counts: checks, how many ran, unsupported, not applicable, notes, and the verdict (``NOTHING
+    CHECKED: …`` when no check ran)."""
     from oracle.reports.causes import causes_headline, group_causes, notes_of
 
     shown = failing(results, run)
-    causes = group_causes(shown)
+    causes = group_causes(failed_results(results, run))
     if causes:
         echo(f"{causes_headline(causes)}:")
         for number, cause in enumerate(causes, 1):
@@ -182,7 +183,6 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         echo(f"{'NOTE':16} {result.id}: {note}")
     if len(noted) > NOTES_SHOWN:
         echo(f"{'NOTE':16} and {len(noted) - NOTES_SHOWN} more (every report lists them)")
-    unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in results)
     undrivable = [r for r in results if r.outcome is Outcome.UNSUPPORTED and r.details.get("undrivable")]
     for result in undrivable:
         echo(f"{'UNDRIVABLE':16} {result.id}: {result.message}")
@@ -190,10 +190,8 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
     for result in results:
         counts[result.outcome] = counts.get(result.outcome, 0) + 1
     tally = ", ".join(f"{n} {o.value}" for o, n in counts.items()) or "none"
-    head = (f"{verdict(results, run)}: {len(results)} checks, {len(results) - unsupported} ran, "
-            f"{unsupported} unsupported")
-    if run.not_run:
-        head += f", {len(run.not_run)} not run"
+    empty = verdict(results, run) == "NOTHING CHECKED"
+    head = summary_line(results, run) + ("" if empty else f" ({tally})")
     counted = [causes_headline(causes)] if causes else []
     if noted:
         counted.append(f"{len(noted)} note{'s' if len(noted) != 1 else ''}")
@@ -201,9 +199,12 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         counted.append(f"{len(undrivable)} undrivable decision{'s' if len(undrivable) != 1 else ''}")
     if counted:
         echo(", ".join(counted))
-    echo(f"{head} ({tally}) in {run.duration:.1f} s")
+    echo(f"{head} in {run.duration:.1f} s")
     if run.stopped:
         echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")
+    elif empty:
+        echo("every check is unsupported or not applicable for this engine: nothing ran"
+             + (" (--allow-empty: exit 0)" if run.allow_empty else " (exit 4; --allow-empty makes it 0)"))
 
 
 def _declared_variants(pairs: Iterable[str], impl: str) -> dict[str, str]:
@@ -230,6 +231,9 @@ def check_command(
     seed: Annotated[int, typer.Option(metavar="N", help="first seed")] = 1,
     timeout: Annotated[float, typer.Option(metavar="SECONDS",
         help="seconds allowed for each engine call (more than 0)")] = 5.0,
+    start_timeout: Annotated[float, typer.Option(metavar="SECONDS",
+        help="seconds an engine may take to start, create and the handshake, apart from --timeout (more than 0)")]
+        = DEFAULT_START_TIMEOUT,
     suite: Annotated[list[str] | None, typer.Option(metavar="SUITE",
         help="run only these suites (repeatable): setup, random-play, roundtrip, scenarios, z3, invariants")] = None,
     select: Annotated[list[str] | None, typer.Option(metavar="GLOB",
@@ -263,7 +267,9 @@ def check_command(
     max_failures: Annotated[int | None, typer.Option(metavar="N",
         help="stop the run after this many failing checks, with a partial report marked incomplete")] = None,
     fail_on_unsupported: Annotated[bool, typer.Option(metavar="",
-        help="count unsupported checks as failures")] = False,
+        help="count unsupported checks as failures (not-applicable ones never are)")] = False,
+    allow_empty: Annotated[bool, typer.Option(metavar="",
+        help="exit 0, not 4, when no check ran (every one unsupported or not applicable)")] = False,
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", metavar="N",
         help="worker processes running units at once (default: the number of cores; with a cmd: engine, "
@@ -280,13 +286,15 @@ def check_command(
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
-    Exit codes: 0 the run finished and every check passed (or failed as expected, or is unsupported); 1 a check
-    failed; 2 bad input; 3 the run stopped early with nothing failed; 130/143 stopped by SIGINT/SIGTERM.
+    Exit codes, the first that applies: 2 bad input; 130/143 stopped by SIGINT/SIGTERM; 5 a report could not be
+    written; 1 a check failed; 3 the run stopped early or a check is incomplete; 4 no check ran (--allow-empty: 0);
+    0 otherwise.
     """
     from oracle.rules import rules as rules_catalogue
-    from oracle.scenarios.loader import default_dir, load_dir, resolve_card_names
+    from oracle.scenarios.loader import default_dir, display_path, load_dir, resolve_card_names
 
-    for name, value, low in (("--timeout", timeout, 0.0), ("--scenario-timeout", scenario_timeout, 0.0),
+    for name, value, low in (("--timeout", timeout, 0.0), ("--start-timeout", start_timeout, 0.0),
+                             ("--scenario-timeout", scenario_timeout, 0.0),
                              ("--z3-budget", z3_budget, 0.0), ("--fuzz-budget", fuzz_budget, 0.0),
                              ("--unit-timeout", unit_timeout, 0.0)):
         if not value > low:
@@ -348,8 +356,8 @@ def check_command(
 
         enable_protocol_validation()
         extra["validate_protocol"] = True
-    options = CheckOptions(games=games, seed=seed, timeout=timeout, select=selects, rules=rule_ids,
-                           cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra,
+    options = CheckOptions(games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, select=selects,
+                           rules=rule_ids, cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra,
                            variants=tuple(sorted(declared.items())))
 
     supervisor = Supervisor(impl, timeout, options, jobs=jobs)
@@ -363,10 +371,11 @@ def check_command(
             raise bad_input("no check matches --select/--rule/--card")
         if asked and empty:
             why = "its filters leave nothing" if filtering else "it has no checks"
-            where = f" (no scenario files in {scenario_dir})" if "scenarios" in empty and not filtering else ""
+            where = f" (no scenario files in {display_path(scenario_dir)})" if "scenarios" in empty and not filtering \
+                else ""
             raise bad_input(f"--suite {empty[0]}: {why} to run{where}")
         if not asked and "scenarios" in empty and not filtering:
-            raise bad_input(f"the scenarios suite found no scenario files in {scenario_dir} "
+            raise bad_input(f"the scenarios suite found no scenario files in {display_path(scenario_dir)} "
                             "(pass --scenarios DIR, or --suite to run other suites)")
         expected: dict[str, ExpectedFailure] = {}
         if expectations is not None:
@@ -394,27 +403,28 @@ def check_command(
     results = collected.ordered()
     not_run = tuple(c.id for index in status.not_run for c in units[index].wanted)
     run = _run_info(clean_text(handshake.engine), clean_text(handshake.version), impl, ran, started_at,
-                    time.perf_counter() - started, status, not_run, fail_on_unsupported,
-                    {"games": games, "seed": seed, "timeout": timeout, "scenario_timeout": scenario_timeout,
+                    time.perf_counter() - started, status, not_run, fail_on_unsupported, allow_empty,
+                    {"games": games, "seed": seed, "timeout": timeout, "start_timeout": start_timeout,
+                     "scenario_timeout": scenario_timeout,
                      "z3_budget": z3_budget, "fuzz_budget": fuzz_budget, "unit_timeout": unit_timeout,
                      "time_budget": time_budget, "max_failures": max_failures, "jobs": jobs,
+                     "fail_on_unsupported": fail_on_unsupported, "allow_empty": allow_empty,
                      "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
-                     "scenarios": str(scenario_dir),
+                     "scenarios": str(scenarios) if scenarios is not None else None,
                      "expectations": str(expectations) if expectations else None})
     print_summary(results, run, echo)
     problems = targets.write(results, run, echo)
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
-    code = exit_code(results, run)
-    raise typer.Exit(EXIT_BAD_INPUT if problems and code == 0 else code)
+    raise typer.Exit(exit_code(results, run, report_failed=bool(problems)))
 
 
 def _run_info(engine: str, version: str, impl: str, suites: list[str], started_at: datetime, seconds: float,
-              status: RunStatus, not_run: tuple[str, ...], fail_on_unsupported: bool, options: dict[str, object]) \
-        -> RunInfo:
+              status: RunStatus, not_run: tuple[str, ...], fail_on_unsupported: bool, allow_empty: bool,
+              options: dict[str, object]) -> RunInfo:
     signal_name = status.stopped if status.stopped in ("SIGINT", "SIGTERM") else ""
     stopped = f"stopped by {signal_name}" if signal_name else status.stopped
     return RunInfo(engine=engine, engine_version=version, impl=impl, suites=tuple(suites), started=started_at,
                    duration=seconds, options=options, stopped=stopped, signal=signal_name, not_run=not_run,
-                   fail_on_unsupported=fail_on_unsupported)
+                   fail_on_unsupported=fail_on_unsupported, allow_empty=allow_empty)
 

@@ -4,7 +4,8 @@ From a JSON report (``oracle check --report-json``) the file keeps every entry w
 with its reason, comments and place; gains an entry for each new failure with a placeholder reason
 (``TODO: …``, accepted by ``oracle check --expectations`` and easy to find); and loses the entries of checks
 that now pass, one line each. Entries for checks the report does not contain, or that it shows as
-unsupported, stay. Exit codes: 0 the file is up to date; 2 bad input (a report or file that cannot be read).
+unsupported or not applicable, stay. Reports of every format this oracle wrote are read (format 1 too).
+Exit codes: 0 the file is up to date; 2 bad input (a report or file that cannot be read).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import jsonschema
 import typer
 
 from oracle.exits import bad_input
-from oracle.reports.json_report import SCHEMA_FILE
+from oracle.reports.json_report import SCHEMA_FILES
 from oracle.results import Outcome
 from oracle.scenarios.expectations import FAILING, load_expectations
 from oracle.scenarios.loader import display_path
@@ -106,8 +107,8 @@ class UpdateError(Exception):
 
 
 @cache
-def _report_validator() -> Any:
-    return jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+def _report_validator(report_format: str) -> Any:
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_FILES[report_format].read_text(encoding="utf-8")))
 
 
 def read_report(path: Path) -> list[Reported]:
@@ -121,7 +122,11 @@ def read_report(path: Path) -> list[Reported]:
         raise UpdateError(f"{file}: not valid UTF-8") from None
     except json.JSONDecodeError as exc:
         raise UpdateError(f"{file}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
-    error = jsonschema.exceptions.best_match(_report_validator().iter_errors(data))
+    report_format = data.get("format") if isinstance(data, dict) else None
+    if report_format not in SCHEMA_FILES:
+        raise UpdateError(f"{file}: not a vale-oracle report (oracle check --report-json): at format: "
+                          f"{report_format!r} is not one of {', '.join(map(repr, SCHEMA_FILES))}")
+    error = jsonschema.exceptions.best_match(_report_validator(str(report_format)).iter_errors(data))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the top level"
         raise UpdateError(f"{file}: not a vale-oracle report (oracle check --report-json): at {where}: "

@@ -96,7 +96,7 @@ def _plan_setup(context: PlanContext) -> list[Unit]:
             if not reason and not handshake.can("export"):
                 reason = "the engine does not declare 'export'"
             units.append(Unit("setup", key, (check,), payload=(players, first), unsupported=reason,
-                              deadline=8 * options.timeout + 10,
+                              deadline=8 * options.timeout + 10 + options.start_timeout,
                               reproduce=f"oracle check --impl {shlex.quote(context.impl)} --select setup/{key}"))
     return units
 
@@ -139,14 +139,15 @@ def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
 # ---------------------------------------------------------------------------------------------- random play
 
 
-def _plan_games(suite: str, title: str, rules: tuple[str, ...], games: Callable[[CheckOptions], int],
-                seed_offset: int, needs: tuple[str, ...]) -> Callable[[PlanContext], list[Unit]]:
+def _plan_games(suite: str, title: str, rules: Callable[[Handshake], tuple[str, ...]],
+                games: Callable[[CheckOptions], int], seed_offset: int, needs: tuple[str, ...]) \
+        -> Callable[[PlanContext], list[Unit]]:
     def plan(context: PlanContext) -> list[Unit]:
         handshake, options = context.handshake, context.options
         units = []
         for game in game_plans(handshake, options, games(options), seed_offset):
             check = PlannedCheck(f"{suite}/{game.label}",
-                                 f"{title} ({game.mode}), {game.players} players, seed {game.seed}", rules)
+                                 f"{title} ({game.mode}), {game.players} players, seed {game.seed}", rules(handshake))
             reason = players_unsupported(handshake, game.players)
             missing = [c for c in needs if not handshake.can(c)]
             if not reason and missing:
@@ -224,11 +225,25 @@ class _Game:
                                details=self.trace(f"the game stuck here: {stuck}", ("END-1",)))
 
 
+def random_play_rules(handshake: Handshake) -> tuple[str, ...]:
+    """What a game of random play checks: it ends (END-1), everything the engine returns is protocol data (PROTO-2),
+    and, from an engine that lists its legal actions, each is listed once (PROTO-3)."""
+    return ("END-1", "PROTO-2", "PROTO-3") if handshake.can("legal_actions") else ("END-1", "PROTO-2")
+
+
+NO_DECISION = "the game ended before its first decision: nothing was played, so nothing was checked"
+
+
 def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
-    """Whole games of random legal play: every listed action accepted, and the game ends (END-1)."""
+    """Whole games of random legal play: every listed action accepted, and the game ends (END-1); a game that ends
+    before its first decision checked nothing and is incomplete."""
     game = _Game("random-play", unit, context)
     failed = game.play(lambda subject: None)
-    return failed or game.result(Outcome.PASS, rules=("END-1",), details={"decisions": game.step})
+    if failed:
+        return failed
+    if not game.step:
+        return game.result(Outcome.INCOMPLETE, rules=game.check.rules, message=NO_DECISION, details={"decisions": 0})
+    return game.result(Outcome.PASS, rules=game.check.rules, details={"decisions": game.step})
 
 
 # ---------------------------------------------------------------------------------------------- round trip
@@ -254,7 +269,13 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
                            details={**scenario_details(doc, _save_dir(context)), CAUSE_KEY: cause.to_json()})
 
     failed = game.play(round_trip)
-    return failed or game.result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": game.step + 1})
+    if failed:
+        return failed
+    if not game.step:
+        return game.result(Outcome.INCOMPLETE, rules=("PROTO-1",), details={"snapshots": 1},
+                           message="the game ended before its first decision: only its starting position was "
+                                   "round-tripped")
+    return game.result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": game.step + 1})
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -286,8 +307,8 @@ def canonical(snapshot: JSON) -> JSON:
 
 
 register("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
-register("random-play", _plan_games("random-play", "random legal play", ("END-1",), lambda o: o.games, 0, ()),
-         _run_random_play, "whole games of random legal play in every declared mode (END-1)")
-register("roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", ("PROTO-1",),
+register("random-play", _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ()),
+         _run_random_play, "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3)")
+register("roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", lambda _: ("PROTO-1",),
                                   lambda o: o.roundtrip_games, 100, ("export", "load")),
          _run_roundtrip, "load(export(s)) at every step (PROTO-1)")

@@ -3,7 +3,9 @@
 * :func:`resolve_impl` turns ``package.module`` or ``package.module:factory`` into a factory, with a
   one-line :class:`ImplError` for every way that can fail.
 * :class:`Subject` wraps an engine: each call has a timeout (SIGALRM, so a hung pure-Python engine is
-  interrupted, and a call that outlasts it counts as timed out even when the engine swallowed the alarm),
+  interrupted, and a call that outlasts it counts as timed out even when the engine swallowed the alarm);
+  starting an engine (``create`` and the handshake) has a deadline of its own, ``start_timeout`` (default
+  :data:`DEFAULT_START_TIMEOUT`), since a process that starts on a busy machine may take far longer than a call,
   any exception becomes an :class:`EngineFault`, everything handed to the engine is a fresh copy, and
   everything it returns is checked for shape (:mod:`oracle.shapes`, PROTO-2) before the oracle uses it.
   Missing capabilities are worked around: without ``legal_actions`` the oracle tries candidate actions on
@@ -27,12 +29,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle import PROTOCOL_VERSION, shapes
+from oracle.portable import shown_path
 from oracle.protocol import CAPABILITIES, Engine
-from oracle.results import Outcome
+from oracle.results import UNSUPPORTED_CALL, Outcome
 
 JSON = dict[str, Any]
 DEFAULT_IMPL = "oracle.reference"
 DEFAULT_FACTORY = "create"
+DEFAULT_START_TIMEOUT = 30.0
+"""Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
+START_METHODS = frozenset({"create", "handshake"})
+"""The calls timed by the start-up deadline rather than the per-call timeout."""
 
 
 class ImplError(Exception):
@@ -61,6 +68,11 @@ class EngineFault(Exception):
     @property
     def rules(self) -> tuple[str, ...]:
         return (self.rule,) if self.rule else ()
+
+    @property
+    def details(self) -> JSON:
+        """What the result of a check this fault ended records besides its message: the call an engine refused."""
+        return {UNSUPPORTED_CALL: self.method} if self.kind == "unsupported" else {}
 
 
 _FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}
@@ -102,11 +114,12 @@ def resolve_impl(spec: str) -> Callable[[], Any]:
 
 
 def where_raised(exc: BaseException) -> str:
+    """`` (at pkg/module.py:12)``: where the exception was raised, by module, never by the machine's paths."""
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return ""
     last = frames[-1]
-    return f" (at {last.filename}:{last.lineno})"
+    return f" (at {shown_path(last.filename)}:{last.lineno})"
 
 
 CallHook = Callable[[str], None]
@@ -188,18 +201,21 @@ def parse_handshake(data: object) -> Handshake:
 
 
 class Subject:
-    """An engine under test, every call guarded by a timeout and turned into protocol data or a fault."""
+    """An engine under test, every call guarded by a timeout and turned into protocol data or a fault: ``timeout``
+    per call, ``start_timeout`` for ``create`` and ``handshake``."""
 
-    def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0) -> None:
+    def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0,
+                 start_timeout: float = DEFAULT_START_TIMEOUT) -> None:
         self.factory = factory
         self.impl = impl
         self.timeout = timeout
+        self.start_timeout = start_timeout
         self.engine: Engine = self._call("create", factory)
         self.handshake = parse_handshake(self._call("handshake", self.engine.handshake))
 
     @staticmethod
-    def load(impl: str, timeout: float = 5.0) -> Subject:
-        return Subject(resolve_impl(impl), impl, timeout)
+    def load(impl: str, timeout: float = 5.0, start_timeout: float = DEFAULT_START_TIMEOUT) -> Subject:
+        return Subject(resolve_impl(impl), impl, timeout, start_timeout)
 
     def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Every engine call goes through here: announced to the hooks, then guarded."""
@@ -208,12 +224,14 @@ class Subject:
         return self._guard(method, fn, *args)
 
     def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        allowed = self.start_timeout if method in START_METHODS else self.timeout
         started = time.perf_counter()
         try:
-            with _deadline(self.timeout):
+            with _deadline(allowed):
                 value = fn(*args)
         except EngineTimeout:
-            raise EngineFault("timeout", method, f"no answer within {self.timeout:g} s") from None
+            raise EngineFault("timeout", method, f"no answer within {allowed:g} s"
+                              + (" (--start-timeout)" if method in START_METHODS else "")) from None
         except EngineFault:
             raise
         except NotImplementedError:
@@ -223,8 +241,8 @@ class Subject:
                 raise
             raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
         elapsed = time.perf_counter() - started
-        if self.timeout > 0 and elapsed > self.timeout + _TIMEOUT_SLACK:
-            raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {self.timeout:g} s "
+        if allowed > 0 and elapsed > allowed + _TIMEOUT_SLACK:
+            raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {allowed:g} s "
                               "allowed (the engine kept running through the timeout)")
         return value
 
@@ -274,6 +292,7 @@ class Subject:
         """A copy of this engine in its current state: export/load into a new instance, else deepcopy."""
         twin = object.__new__(Subject)
         twin.factory, twin.impl, twin.timeout, twin.handshake = self.factory, self.impl, self.timeout, self.handshake
+        twin.start_timeout = self.start_timeout
         if self.handshake.can("export") and self.handshake.can("load"):
             twin.engine = self._call("create", self.factory)
             twin.load_snapshot(self.export())

@@ -46,6 +46,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="TOML file of known failures: they become strict xfails (an unexpected pass fails)")
     group.addoption("--vale-timeout", metavar="SECONDS", default=5.0, type=float,
                     help="seconds allowed for each engine call (default 5)")
+    group.addoption("--vale-start-timeout", metavar="SECONDS", default=30.0, type=float,
+                    help="seconds an engine may take to start: create and the handshake (default 30)")
     group.addoption("--vale-games", metavar="N", default=2, type=int,
                     help="random games per player count and mode (default 2)")
     group.addoption("--vale-seed", metavar="N", default=1, type=int, help="first seed (default 1)")
@@ -76,10 +78,12 @@ class ValeSession:
         if unknown:
             raise pytest.UsageError(f"--vale-suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
         timeout = float(config.getoption("vale_timeout"))
-        if not timeout > 0:
-            raise pytest.UsageError(f"--vale-timeout must be more than 0 seconds, got {timeout:g}")
+        start_timeout = float(config.getoption("vale_start_timeout"))
+        for option, value in (("--vale-timeout", timeout), ("--vale-start-timeout", start_timeout)):
+            if not value > 0:
+                raise pytest.UsageError(f"{option} must be more than 0 seconds, got {value:g}")
         self.options = CheckOptions(games=int(config.getoption("vale_games")), seed=int(config.getoption("vale_seed")),
-                                    timeout=timeout)
+                                    timeout=timeout, start_timeout=start_timeout)
         self.expectations_path: Path | None = config.getoption("vale_expectations")
         self.supervisor: Supervisor | None = None
         self.units: list[Unit] = []
@@ -195,7 +199,8 @@ class CheckFailed(Exception):
 
 
 class ValeCheck(pytest.Item):
-    """One check of the oracle: passes, fails (with its rule, expected/actual and reproduce line) or skips."""
+    """One check of the oracle: passes, fails (with its rule, expected/actual and reproduce line) or skips (an
+    unsupported or not-applicable check, with ``unsupported: …`` or ``not-applicable: …`` and the reason)."""
 
     def __init__(self, *, vale: ValeSession, unit_index: int, check: PlannedCheck, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -204,11 +209,10 @@ class ValeCheck(pytest.Item):
         self.check = check
 
     def runtest(self) -> None:
-        from oracle.results import Outcome
 
         result = self.vale.result(self.unit_index, self.check.id)
-        if result.outcome is Outcome.UNSUPPORTED:
-            pytest.skip(f"unsupported: {result.message}")
+        if not result.outcome.ran:
+            pytest.skip(f"{result.outcome.value}: {result.message}")
         if not result.outcome.ok:
             raise CheckFailed(result)
 

@@ -8,9 +8,14 @@ from typing import Any
 
 JSON = dict[str, Any]
 
+UNSUPPORTED_CALL = "unsupported_call"
+"""Details key of a check that ended unsupported although the engine's declarations allowed it, because the engine
+refused a call (``NotImplementedError``, the wire error code ``unsupported``): the method refused."""
+
 
 class Outcome(str, Enum):
-    """How one check ended. Only PASS and EXPECTED_FAILURE (and UNSUPPORTED) leave a run green."""
+    """How one check ended. PASS, EXPECTED_FAILURE, UNSUPPORTED and NOT_APPLICABLE are ok (nothing failed); only the
+    first two ran: an unsupported or not-applicable check was not run and is never counted as passed."""
 
     PASS = "pass"
     FAIL = "fail"
@@ -21,12 +26,20 @@ class Outcome(str, Enum):
     INCOMPLETE = "incomplete"
     """The check's budget ran out before it checked everything it was to check; never a pass."""
     UNSUPPORTED = "unsupported"
+    """Not run: the engine lacks a capability, the expansion or a player count the check needs."""
+    NOT_APPLICABLE = "not-applicable"
+    """Not run: the check pins a reading of a rule variant other than the one the engine declares."""
     EXPECTED_FAILURE = "expected-failure"
     UNEXPECTED_PASS = "unexpected-pass"
 
     @property
     def ok(self) -> bool:
-        return self in (Outcome.PASS, Outcome.EXPECTED_FAILURE, Outcome.UNSUPPORTED)
+        return self in (Outcome.PASS, Outcome.EXPECTED_FAILURE, Outcome.UNSUPPORTED, Outcome.NOT_APPLICABLE)
+
+    @property
+    def ran(self) -> bool:
+        """The check was run against the engine (every outcome but unsupported and not-applicable)."""
+        return self not in (Outcome.UNSUPPORTED, Outcome.NOT_APPLICABLE)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,10 @@
 """``oracle selftest``: the oracle checked against engines whose faults are known.
 
-The reference must come out clean; every fixture engine in ``vale_fixtures`` that declares the rule it breaks
-(``BROKEN_RULE``) must be caught by a failing check citing that rule; each fault fixture must get its fault
-(an outcome, or an exit code); every other fixture (the minimal adapter, engines declaring variants) must pass.
+The reference must come out clean (every check passes but the not-applicable ones of other variant readings);
+every fixture engine in ``vale_fixtures`` that declares the rule it breaks (``BROKEN_RULE``) must be caught by a
+failing check citing that rule; each fault fixture must get its fault (an outcome, or an exit code); a fixture
+that gives nothing to check (``CHECKS_NOTHING``) must pass nothing and exit 3; every other fixture (the minimal
+adapter, engines declaring variants) must pass.
 Each run is ``oracle check --report-json`` in a subprocess, limited to the suites that catch the fixture.
 """
 
@@ -23,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import vale_fixtures
-from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
 from oracle.harness import DEFAULT_IMPL
 from oracle.reference.declared import impl_for
 from oracle.results import Outcome
 from oracle.rules import rules, variants
-from oracle.scenarios.runner import VARIANT_UNSUPPORTED
+from oracle.scenarios.runner import VARIANT_NOT_APPLICABLE
 
 REFERENCE = "reference"
 RUN_SECONDS = 300.0
@@ -43,6 +45,7 @@ class Expect(Enum):
     FAULT_OUTCOME = "fault outcome"
     FAULT_EXIT = "fault exit"
     PASSES = "passes"
+    CHECKS_NOTHING = "checks nothing"
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,8 @@ def plan_for(name: str) -> Plan | None:
             problem = f"BROKEN_RULE {rule!r} is not in the rules catalogue"
             return Plan(name, impl, Expect.CAUGHT, rule=rule, problem=problem)
         return Plan(name, impl, Expect.CAUGHT, ("--suite", known.checked_by or "scenarios", "--rule", rule), rule=rule)
+    if getattr(engine, "CHECKS_NOTHING", False):
+        return Plan(name, impl, Expect.CHECKS_NOTHING)
     return Plan(name, impl, Expect.PASSES)
 
 
@@ -166,11 +171,15 @@ def judge(plan: Plan, exit_code: int, report: dict[str, Any] | None, stderr: str
     counts = _counts(results)
     shown = f"{len(results)} checks: {_counts_text(counts)}"
     if plan.expect is Expect.CLEAN:
-        other_readings = [r for r in results if Outcome(r["outcome"]) is Outcome.UNSUPPORTED
-                          and str(r.get("message", "")).startswith(VARIANT_UNSUPPORTED)]
-        clean = set(counts) - {Outcome.UNSUPPORTED} == {Outcome.PASS} and counts.get(Outcome.UNSUPPORTED, 0) == len(
-            other_readings)
+        other_readings = [r for r in results if Outcome(r["outcome"]) is Outcome.NOT_APPLICABLE
+                          and str(r.get("message", "")).startswith(VARIANT_NOT_APPLICABLE)]
+        clean = set(counts) - {Outcome.NOT_APPLICABLE} == {Outcome.PASS} \
+            and counts.get(Outcome.NOT_APPLICABLE, 0) == len(other_readings)
         return exit_code == EXIT_OK and bool(results) and clean, shown
+    if plan.expect is Expect.CHECKS_NOTHING:
+        ok = exit_code == EXIT_INCOMPLETE and Outcome.PASS not in counts and Outcome.INCOMPLETE in counts \
+            and all(o.ok or o is Outcome.INCOMPLETE for o in counts)
+        return ok, shown
     if plan.expect is Expect.PASSES:
         ok = exit_code == EXIT_OK and counts.get(Outcome.PASS, 0) > 0 and all(o.ok for o in counts)
         return ok, shown

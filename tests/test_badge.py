@@ -1,4 +1,5 @@
-"""The badge (``oracle report badge``): a shields.io endpoint file with the run's figure.
+"""The badge (``oracle report badge``): a shields.io endpoint file with how much was checked, green only when
+everything the engine allows was checked and passed (docs/html.md).
 
 shields.io documents the endpoint schema (https://shields.io/badges/endpoint-badge): ``schemaVersion``
 (required, always the number 1), ``label`` (required, a string, may be empty), ``message`` (required, not
@@ -18,9 +19,10 @@ from typer.testing import CliRunner
 
 from oracle.cli import app
 from oracle.reports import RunInfo, build_report, write_json
-from oracle.reports.badge import badge_json, score_of
+from oracle.reports.badge import badge_json
 from oracle.reports.html.load import parse_report
-from oracle.results import CheckResult, Outcome
+from oracle.results import UNSUPPORTED_CALL, CheckResult, Outcome
+from oracle.rules import rules
 
 SHIELDS_FIELDS = {"schemaVersion", "label", "message", "color", "labelColor", "isError", "namedLogo", "logoSvg",
                   "logoColor", "logoWidth", "style", "cacheSeconds"}
@@ -52,20 +54,29 @@ def _assert_shields_endpoint(badge: dict[str, object]) -> None:
     assert badge.get("color", "lightgrey") in SHIELDS_NAMED_COLORS
 
 
-def test_the_message_is_percent_then_passes_over_checks_run() -> None:
+def _covering() -> list[CheckResult]:
+    """One passing check citing each base-game rule of the catalogue."""
+    return [CheckResult("scenarios", f"cover-{rule.id}", "t", Outcome.PASS, rules=(rule.id,))
+            for rule in rules().values() if rule.scope == "base"]
+
+
+BASE = len(_covering())
+
+
+def test_the_message_is_checked_over_all_then_passes_and_failures() -> None:
     badge = _badge(_results(**{"pass": 312, "fail": 8, "unsupported": 5}))
     _assert_shields_endpoint(badge)
-    assert {"schemaVersion": 1, "label": "vale oracle", "message": "97 % · 312/320", "color": "yellow"} == badge
+    assert {"schemaVersion": 1, "label": "vale oracle", "message": "320/325 checked · 312 pass · 8 fail",
+            "color": "orange"} == badge
 
 
 @pytest.mark.parametrize(("counts", "message", "color"), [
-    ({"pass": 10}, "100 % · 10/10", "brightgreen"),
-    ({"pass": 319, "fail": 1}, "99 % · 319/320", "yellow"),
-    ({"pass": 9, "expected_failure": 1}, "90 % · 9/10", "green"),
-    ({"pass": 8, "timeout": 2}, "80 % · 8/10", "orange"),
-    ({"pass": 1, "error": 3}, "25 % · 1/4", "red"),
-    ({"unsupported": 4}, "no checks run", "lightgrey"),
-    ({}, "no checks run", "lightgrey"),
+    ({"pass": 10}, "10/10 checked · 10 pass", "yellow"),
+    ({"pass": 8, "timeout": 2}, "10/10 checked · 8 pass · 2 fail", "orange"),
+    ({"pass": 1, "error": 3}, "4/4 checked · 1 pass · 3 fail", "red"),
+    ({"pass": 3, "incomplete": 1}, "4/4 checked · 3 pass", "yellow"),
+    ({"unsupported": 4, "not_applicable": 2}, "nothing checked · 0/6", "lightgrey"),
+    ({}, "nothing checked · 0/0", "lightgrey"),
 ])
 def test_figure_and_colour(counts: dict[str, int], message: str, color: str) -> None:
     badge = _badge(_results(**counts))
@@ -73,15 +84,44 @@ def test_figure_and_colour(counts: dict[str, int], message: str, color: str) -> 
     assert (message, color) == (badge["message"], badge["color"])
 
 
+@pytest.mark.parametrize(("extra", "color"), [
+    ([], "brightgreen"),
+    (_results(unsupported=3, not_applicable=2), "brightgreen"),
+    (_results(expected_failure=1), "yellow"),
+    (_results(incomplete=1), "yellow"),
+    ([CheckResult("scenarios", "refused", "t", Outcome.UNSUPPORTED, details={UNSUPPORTED_CALL: "apply"})], "yellow"),
+    ([CheckResult("scenarios", "undrivable", "t", Outcome.UNSUPPORTED, details={"undrivable": "a dialog"})], "yellow"),
+    (_results(fail=1), "orange"),
+])
+def test_green_needs_every_base_rule_run_every_allowed_check_run_and_nothing_failed(
+        extra: list[CheckResult], color: str) -> None:
+    assert color == _badge(_covering() + extra)["color"]
+    missing_one = _covering()[1:] + extra
+    assert "brightgreen" != _badge(missing_one)["color"]
+
+
 def test_an_unsupported_check_is_never_a_pass() -> None:
-    score = score_of([Outcome.UNSUPPORTED, Outcome.PASS])
-    assert (1, 1, "100 % · 1/1") == (score.passes, score.run, score.text)
+    assert "1/2 checked · 1 pass" == _badge(_results(unsupported=1, **{"pass": 1}))["message"]
 
 
 def test_an_incomplete_run_says_so_in_grey() -> None:
-    badge = _badge(_results(**{"pass": 5}), complete=False, stopped="engine killed")
+    badge = _badge(_covering(), complete=False, stopped="engine killed")
     _assert_shields_endpoint(badge)
-    assert ("100 % · 5/5 · incomplete", "lightgrey") == (badge["message"], badge["color"])
+    assert (f"{BASE}/{BASE} checked · {BASE} pass · incomplete", "lightgrey") == (badge["message"], badge["color"])
+
+
+def test_the_minimal_adapter_shows_its_share_and_is_not_green(tmp_path: Path) -> None:
+    report, out = tmp_path / "report.json", tmp_path / "badge.json"
+    done = CliRunner().invoke(app, ["check", "--impl", "vale_fixtures.minimal_adapter", "--suite", "setup,scenarios",
+                                    "--report-json", str(report)])
+    assert 0 == done.exit_code, done.output
+    totals = json.loads(report.read_text(encoding="utf-8"))["totals"]
+    assert 0 < totals["ran"] < totals["checks"]
+    result = CliRunner().invoke(app, ["report", "badge", str(report), "-o", str(out)])
+    assert 0 == result.exit_code, result.output
+    badge = json.loads(out.read_text(encoding="utf-8"))
+    assert (f"{totals['ran']}/{totals['checks']} checked · {totals['ran']} pass", "yellow") == (
+        badge["message"], badge["color"])
 
 
 def test_the_command_writes_the_endpoint_file(tmp_path: Path) -> None:
@@ -92,7 +132,8 @@ def test_the_command_writes_the_endpoint_file(tmp_path: Path) -> None:
     assert 0 == result.exit_code, result.output
     badge = json.loads(out.read_text(encoding="utf-8"))
     _assert_shields_endpoint(badge)
-    assert {"schemaVersion": 1, "label": "my engine", "message": "75 % · 3/4", "color": "orange"} == badge
+    assert {"schemaVersion": 1, "label": "my engine", "message": "4/4 checked · 3 pass · 1 fail", "color": "orange"} \
+        == badge
 
 
 def test_a_missing_report_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -125,6 +125,8 @@ def test_the_reference_has_no_failure_and_no_note() -> None:
     assert (0, 0, 0, []) == (code, report["totals"]["causes"], report["totals"]["notes"], report["causes"])
     assert not any(r["notes"] for r in report["results"])
     assert "note" not in out.lower()
+    checks = report["totals"]["checks"]
+    assert f"PASSED: {checks} checks, {checks - 11} ran, 0 unsupported, 11 not applicable" in out
 
 
 # ---------------------------------------------------------------------------------------------- rule notes
@@ -154,7 +156,7 @@ def test_an_undrivable_decision_is_unsupported_with_its_reason(tmp_path: Path) -
     outcomes = {r["id"]: (r["outcome"], r["details"].get("undrivable")) for r in report["results"]}
     from vale_fixtures.undrivable_options import REASON
 
-    assert 0 == code
+    assert 4 == code, out
     assert {("unsupported", REASON)} == set(outcomes.values())
     assert f"{len(outcomes)} undrivable decisions" in out
 
@@ -225,15 +227,15 @@ def test_coverage_counts_checks_per_rule_and_card(tmp_path: Path, impl: str) -> 
     _, _, report = check(tmp_path, "--impl", impl, "--suite", "scenarios", "--select", PAY3)
     passed = 1 if impl == "oracle.reference" else 0
     rules, cards = report["coverage"]["rules"], report["coverage"]["cards"]
-    assert {"ran": 1, "passed": passed, "unsupported": 0} == rules["PAY-3"]
-    assert {"ran": 1, "passed": passed, "unsupported": 0} == cards["base-fire-05"]
-    assert {"ran": 0, "passed": 0, "unsupported": 0} == rules["END-1"]
+    assert {"ran": 1, "passed": passed, "unsupported": 0, "not_applicable": 0} == rules["PAY-3"]
+    assert {"ran": 1, "passed": passed, "unsupported": 0, "not_applicable": 0} == cards["base-fire-05"]
+    assert {"ran": 0, "passed": 0, "unsupported": 0, "not_applicable": 0} == rules["END-1"]
 
 
 def test_coverage_shows_unsupported_apart(tmp_path: Path) -> None:
     _, _, report = check(tmp_path, "--impl", "vale_fixtures.undrivable_options", "--suite", "scenarios",
                          "--select", "CARD-Hydra-two-different-options")
-    assert {"ran": 0, "passed": 0, "unsupported": 1} == report["coverage"]["rules"]["RUL-6"]
+    assert {"ran": 0, "passed": 0, "unsupported": 1, "not_applicable": 0} == report["coverage"]["rules"]["RUL-6"]
 
 
 # ---------------------------------------------------------------------------------------------- HTML

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,8 +25,8 @@ def check(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("option", ["--timeout", "--scenario-timeout", "--z3-budget", "--fuzz-budget",
-                                    "--unit-timeout", "--time-budget"])
+@pytest.mark.parametrize("option", ["--timeout", "--start-timeout", "--scenario-timeout", "--z3-budget",
+                                    "--fuzz-budget", "--unit-timeout", "--time-budget"])
 def test_a_timeout_or_budget_must_be_positive(option: str) -> None:
     code, _, err = check(option, "-1")
     assert 2 == code
@@ -57,7 +58,7 @@ def test_report_json_to_stdout_keeps_the_summary_on_stderr() -> None:
     assert 0 == done.returncode, done.stderr
     report = json.loads(done.stdout)
     assert (9, "PASSED") == (report["totals"]["checks"], report["totals"]["verdict"])
-    assert "PASSED: 9 checks, 9 ran, 0 unsupported (9 pass)" in done.stderr
+    assert "PASSED: 9 checks, 9 ran, 0 unsupported, 0 not applicable (9 pass)" in done.stderr
 
 
 def test_markdown_append_keeps_what_other_steps_wrote(tmp_path: Path) -> None:
@@ -88,7 +89,7 @@ def _report(tmp_path: Path, *args: str) -> dict[str, object]:
 def test_a_known_broken_engine_goes_green_with_its_expectations_and_red_when_one_passes(tmp_path: Path) -> None:
     results = checked("--impl", SUPERFLUOUS)[2]["results"]
     assert isinstance(results, list)
-    failing = [r["id"] for r in results if r["outcome"] not in ("pass", "unsupported")]
+    failing = [r["id"] for r in results if r["outcome"] not in ("pass", "unsupported", "not-applicable")]
     assert any(i.startswith("z3/") for i in failing) and any(i.startswith("invariants/") for i in failing)
     assert any(not i.startswith(("z3/", "invariants/", "random-play/", "roundtrip/", "setup/")) for i in failing)
     listed = tmp_path / "known-failures.toml"
@@ -97,9 +98,9 @@ def test_a_known_broken_engine_goes_green_with_its_expectations_and_red_when_one
     code, out, err = check("--impl", SUPERFLUOUS, "--expectations", str(listed))
     assert 0 == code, out + err
     total = len(results)
-    other = sum(1 for r in results if r["outcome"] == "unsupported")
-    assert f"PASSED: {total} checks, {total - other} ran, {other} unsupported ({total - len(failing) - other} pass, " \
-           f"{len(failing)} expected-failure, {other} unsupported)" in out
+    other = sum(1 for r in results if r["outcome"] == "not-applicable")
+    assert f"PASSED: {total} checks, {total - other} ran, 0 unsupported, {other} not applicable " \
+           f"({total - len(failing) - other} pass, {len(failing)} expected-failure, {other} not-applicable)" in out
     listed.write_text(listed.read_text(encoding="utf-8") +
                       '[[expected_failure]]\nid = "setup/2p/first-0"\nreason = "wrongly listed"\n', encoding="utf-8")
     code, out, _ = check("--impl", SUPERFLUOUS, "--suite", "setup", "--expectations", str(listed))
@@ -121,3 +122,55 @@ def test_an_expectation_matching_no_check_is_an_error(tmp_path: Path) -> None:
     assert 2 == code
     assert "no check of this engine has the id 'z3/summon-payment/PAY-33'; did you mean 'z3/summon-payment/PAY-3'?" \
         in err
+
+
+# ---------------------------------------------------------------------------------------------- nothing checked
+
+
+def test_a_run_in_which_no_check_ran_is_nothing_checked_in_every_report(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    reports = ("--report-json", str(tmp_path / "r.json"), "--junit-xml", str(tmp_path / "j.xml"),
+               "--markdown", str(tmp_path / "m.md"))
+    code, out, err = check("--impl", "vale_fixtures.minimal_adapter", "--suite", "roundtrip", *reports)
+    line = "NOTHING CHECKED: 3 checks (3 unsupported, 0 not applicable)"
+    assert 4 == code, out + err
+    assert line in out
+    totals = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["totals"]
+    assert ("NOTHING CHECKED", line, 4, False, 0) == (totals["verdict"], totals["summary"], totals["exit_code"],
+                                                       totals["passed"], totals["ran"])
+    root = ET.parse(tmp_path / "j.xml").getroot()
+    failure = root.find("testsuite[@name='nothing-checked']/testcase/failure")
+    assert failure is not None and line == failure.get("message") and root.get("name", "").endswith(line)
+    markdown = (tmp_path / "m.md").read_text(encoding="utf-8")
+    assert markdown.startswith("## Vale Oracle conformance: NOTHING CHECKED") and line in markdown
+    code, out, _ = check("--impl", "vale_fixtures.minimal_adapter", "--suite", "roundtrip", "--allow-empty", *reports)
+    assert (0, True) == (code, line in out)
+    root = ET.parse(tmp_path / "j.xml").getroot()
+    assert root.find("testsuite[@name='nothing-checked']/testcase/skipped") is not None
+    assert "0" == root.get("failures")
+
+
+def test_an_engine_whose_games_end_at_step_zero_passes_nothing_and_exits_3(tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    code, out, err = check("--impl", "vale_fixtures.ends_at_step_zero", "--suite", "random-play,invariants",
+                           "--report-json", str(report))
+    assert 3 == code, out + err
+    results = json.loads(report.read_text(encoding="utf-8"))["results"]
+    outcomes = {r["id"]: r["outcome"] for r in results}
+    assert "pass" not in outcomes.values()
+    assert {"incomplete", "unsupported"} == set(outcomes.values())
+    played = [r for r in results if r["outcome"] == "incomplete" and r["suite"] == "invariants"]
+    assert {"invariants/INV-LEGAL-APPLIES", "invariants/INV-ILLEGAL-REJECTED", "invariants/INV-DECISION-GUARDS",
+            "invariants/ENGINE-FAULT"} == {r["id"] for r in played}
+    assert all((0, 6) == (r["details"]["decisions_seen"], r["details"]["positions_seen"]) for r in played)
+    assert all(r["outcome"] == "incomplete" for r in results if r["suite"] == "random-play")
+    assert "INCOMPLETE: 34 checks, 22 ran, 12 unsupported, 0 not applicable" in out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="the starter kit needs Node.js")
+def test_the_starter_kit_random_play_is_nothing_checked(tmp_path: Path) -> None:
+    kit = Path(__file__).resolve().parent.parent / "adapters" / "node" / "example.mjs"
+    code, out, err = check("--impl", f"cmd:node {kit}", "--suite", "random-play")
+    assert 4 == code, out + err
+    assert "NOTHING CHECKED: 6 checks (6 unsupported, 0 not applicable)" in out

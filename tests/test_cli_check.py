@@ -40,11 +40,12 @@ def summary(out: str) -> str:
 
 
 def passed(scenarios: list[Scenario]) -> str:
-    """The summary of the reference on these scenarios: those playing a rule variant are unsupported."""
+    """The summary of the reference on these scenarios: those playing a rule variant are not applicable."""
     n, other = len(scenarios), sum(1 for s in scenarios if s.variants)
     if not other:
-        return f"PASSED: {n} checks, {n} ran, 0 unsupported ({n} pass)"
-    return f"PASSED: {n} checks, {n - other} ran, {other} unsupported ({n - other} pass, {other} unsupported)"
+        return f"PASSED: {n} checks, {n} ran, 0 unsupported, 0 not applicable ({n} pass)"
+    return (f"PASSED: {n} checks, {n - other} ran, 0 unsupported, {other} not applicable ({n - other} pass, "
+            f"{other} not-applicable)")
 
 
 def test_the_reference_engine_passes_every_scenario() -> None:
@@ -98,9 +99,9 @@ def test_expectations(tmp_path: Path) -> None:
     path = tmp_path / "expect.toml"
     path.write_text(f'[[expected_failure]]\nid = "{PAY3}"\nreason = "accepts everything"\n', encoding="utf-8")
     code, out, _ = check("--impl", ACCEPT_ALL, "--select", PAY3, "--expectations", str(path))
-    assert (0, "PASSED: 1 checks, 1 ran, 0 unsupported (1 expected-failure)") == (code, summary(out))
+    assert (0, "PASSED: 1 checks, 1 ran, 0 unsupported, 0 not applicable (1 expected-failure)") == (code, summary(out))
     code, out, _ = check("--select", PAY3, "--expectations", str(path))
-    assert (1, "FAILED: 1 checks, 1 ran, 0 unsupported (1 unexpected-pass)") == (code, summary(out))
+    assert (1, "FAILED: 1 checks, 1 ran, 0 unsupported, 0 not applicable (1 unexpected-pass)") == (code, summary(out))
     path.write_text('[[expected_failure]]\nid = "PAY-3"\nreason = "typo"\n', encoding="utf-8")
     code, _, err = check("--expectations", str(path))
     assert 2 == code

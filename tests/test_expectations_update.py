@@ -161,10 +161,25 @@ def test_an_expected_failure_listed_elsewhere_brings_its_reason(tmp_path: Path) 
     ("fail", Verdict.FAILS), ("wrongly-rejected", Verdict.FAILS), ("illegal-accepted", Verdict.FAILS),
     ("error", Verdict.FAILS), ("timeout", Verdict.FAILS), ("incomplete", Verdict.FAILS),
     ("expected-failure", Verdict.FAILS), ("pass", Verdict.PASSES), ("unexpected-pass", Verdict.PASSES),
-    ("unsupported", Verdict.UNDECIDED),
+    ("unsupported", Verdict.UNDECIDED), ("not-applicable", Verdict.UNDECIDED),
 ])
 def test_each_outcome_decides_the_entry(outcome: str, verdict: Verdict) -> None:
     assert verdict == Reported("X-1", outcome, "", None).verdict
+
+
+FORMAT_1_REPORT = Path(__file__).parent / "data" / "report-format-1.json"
+"""A report written by the oracle before format 2 (no not-applicable outcome, its other-variant checks unsupported)."""
+
+
+def test_a_report_of_format_1_still_updates_the_file(tmp_path: Path) -> None:
+    listed = tmp_path / "known.toml"
+    listed.write_text('[[expected_failure]]\nid = "RUL-1-per-stone-gargoyle-two-purple"\nreason = "other reading"\n',
+                      encoding="utf-8")
+    code, out, err = update(FORMAT_1_REPORT, listed)
+    assert 0 == code, out + err
+    assert f"added {PAY3}: illegal-accepted" in out
+    kept = "RUL-1-per-stone-gargoyle-two-purple"
+    assert {PAY3, kept} == set(load_expectations(listed, {PAY3, kept})[0])
 
 
 def test_an_incomplete_check_is_listed() -> None:

@@ -152,6 +152,31 @@ def test_a_bad_report_is_one_line_naming_the_file_and_field(tmp_path: Path, text
     assert "Traceback" not in result.output
 
 
+def test_a_report_of_format_1_and_one_of_format_2_make_one_matrix(tmp_path: Path) -> None:
+    old = Path(__file__).parent / "data" / "report-format-1.json"
+    new = tmp_path / "new.json"
+    write_json(new, [_result("RUL-1-per-stone", Outcome.NOT_APPLICABLE), _result("pay-ok", Outcome.PASS)], _run())
+    assert "vale-oracle/report/1" == json.loads(old.read_text(encoding="utf-8"))["format"]
+    result = CliRunner().invoke(app, ["report", "html", str(old), str(new), "-o", str(tmp_path / "site")])
+    assert 0 == result.exit_code, result.output
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "fixture vale_fixtures.superfluous_payment" in index and "test-engine" in index
+    assert f"{Status.UNSUPPORTED.symbol}" in index and f"{Status.NOT_APPLICABLE.symbol}" in index
+    assert Verdict.FAILED == load_report(old).verdict
+
+
+def test_the_legend_names_each_kind_of_not_run_with_its_own_symbol() -> None:
+    results = [_result("a", Outcome.UNSUPPORTED, rules=("PAY-1",)), _result("b", Outcome.NOT_APPLICABLE,
+                                                                           rules=("RUL-1",))]
+    cols = columns([_report(results), _report(results, engine="other")], ["1.html", "2.html"])
+    page = render_site([c.report for c in cols])["index.html"]
+    for status in (Status.UNSUPPORTED, Status.NOT_APPLICABLE, Status.NOT_RUN):
+        assert f'title="{status.label}">{status.symbol}</span> {status.label}</li>' in page
+    cells = matrix(cols).rule_cells
+    assert (Status.UNSUPPORTED, Status.NOT_APPLICABLE) == (cells["PAY-1"][0].status, cells["RUL-1"][0].status)
+    assert ("unsupported", "not applicable") == (cells["PAY-1"][0].figure, cells["RUL-1"][0].figure)
+
+
 def test_later_fields_are_read_when_present_and_not_needed() -> None:
     data = build_report(MIXED, _run())
     data["run"].update(complete=False, stopped="the engine stopped answering")
@@ -175,12 +200,13 @@ def test_a_run_stopped_early_is_incomplete_and_lists_what_never_ran() -> None:
     data["run"].update(complete=False, stopped="time budget", not_run=["never-1", "never-2"])
     data["totals"].pop("verdict", None)
     report = parse_report(data, Path("r.json"))
-    assert (Verdict.FAILED, ("never-1", "never-2")) == (report.verdict, report.not_run)
-    data["results"].pop()
-    assert Verdict.INCOMPLETE == parse_report(data, Path("r.json")).verdict
-    page = render_site([parse_report(data, Path("r.json"))])["index.html"]
+    assert (Verdict.INCOMPLETE, ("never-1", "never-2")) == (report.verdict, report.not_run)
+    page = render_site([report])["index.html"]
     assert "INCOMPLETE" in page and "2 check(s) never ran" in page and "<code>never-2</code>" in page
-    assert "FAILED" in render_site([report])["index.html"]
+    data["results"].append({**_result("bad", Outcome.FAIL).to_json(), "notes": []})
+    failed = parse_report(data, Path("r.json"))
+    assert Verdict.FAILED == failed.verdict
+    assert "FAILED" in render_site([failed])["index.html"]
 
 
 # ---------------------------------------------------------------------------------------------- embedded sources
@@ -255,6 +281,6 @@ def test_the_report_page_lists_each_failure_with_its_reproduce_command() -> None
 
 def test_the_site_shows_the_badge_figure() -> None:
     report = _report(MIXED)
-    assert "50 % · 2/4" == report_score(report).text
-    assert "50 % · 2/4" in render_site([report])["index.html"]
-    assert "50 % · 2/4" in render_site([report, _report(MIXED[:1], engine="b")])["index.html"]
+    assert "4/5 checked · 2 pass · 2 fail" == report_score(report).text
+    assert "4/5 checked · 2 pass · 2 fail" in render_site([report])["index.html"]
+    assert "4/5 checked · 2 pass · 2 fail" in render_site([report, _report(MIXED[:1], engine="b")])["index.html"]

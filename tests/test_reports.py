@@ -43,6 +43,42 @@ def test_totals_and_exit_code() -> None:
     assert green == exit_code([RESULTS[0], RESULTS[3]])
 
 
+PASSING = CheckResult("scenarios", "ACT-2-x", "markers", Outcome.PASS)
+INCOMPLETE = CheckResult("invariants", "invariants/INV-AREA", "areas", Outcome.INCOMPLETE, message="0 decisions")
+NOT_APPLICABLE = CheckResult("scenarios", "RUL-1-per-stone", "per stone", Outcome.NOT_APPLICABLE)
+UNSUPPORTED = RESULTS[3]
+
+
+def test_exit_codes_follow_their_precedence() -> None:
+    stopped = RunInfo(engine="e", engine_version="1", impl="x", stopped="the time budget of 1 s ran out")
+    signalled = RunInfo(engine="e", engine_version="1", impl="x", stopped="stopped by SIGTERM", signal="SIGTERM")
+    assert [143, 5, 1, 3, 3, 4, 0] == [
+        exit_code([FAILED, INCOMPLETE], signalled, report_failed=True),
+        exit_code([FAILED, INCOMPLETE], RUN, report_failed=True),
+        exit_code([FAILED, INCOMPLETE], stopped),
+        exit_code([PASSING, INCOMPLETE], RUN),
+        exit_code([UNSUPPORTED], stopped),
+        exit_code([UNSUPPORTED, NOT_APPLICABLE], RUN),
+        exit_code([PASSING, UNSUPPORTED, NOT_APPLICABLE], RUN),
+    ]
+
+
+def test_nothing_checked_exits_4_unless_allowed_and_keeps_its_verdict() -> None:
+    from oracle.reports.common import summary_line, verdict
+
+    skipped = [UNSUPPORTED, NOT_APPLICABLE, NOT_APPLICABLE]
+    allowed = RunInfo(engine="e", engine_version="1", impl="x", allow_empty=True)
+    assert (4, 0) == (exit_code(skipped, RUN), exit_code(skipped, allowed))
+    assert ("NOTHING CHECKED", "NOTHING CHECKED") == (verdict(skipped, RUN), verdict(skipped, allowed))
+    assert "NOTHING CHECKED: 3 checks (1 unsupported, 2 not applicable)" == summary_line(skipped, RUN)
+    assert "INCOMPLETE: 2 checks, 2 ran, 0 unsupported, 0 not applicable" == summary_line([PASSING, INCOMPLETE], RUN)
+
+
+def test_fail_on_unsupported_never_fails_a_not_applicable_check() -> None:
+    strict = RunInfo(engine="e", engine_version="1", impl="x", fail_on_unsupported=True)
+    assert (0, 1) == (exit_code([PASSING, NOT_APPLICABLE], strict), exit_code([PASSING, UNSUPPORTED], strict))
+
+
 def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
     path = tmp_path / "out" / "report.json"
     write_json(path, RESULTS, RUN)
@@ -58,8 +94,9 @@ def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
     }
     assert expected_run == report["run"]
     assert [{**r.to_json(), "notes": []} for r in RESULTS] == report["results"]
-    expected_totals = {"checks": 5, "unsupported": 1, "not_run": 0, "passed": False, "verdict": "FAILED",
-                       "exit_code": 1, "by_outcome": totals(RESULTS), "causes": 2, "notes": 0}
+    expected_totals = {"checks": 5, "ran": 4, "unsupported": 1, "not_applicable": 0, "not_run": 0,
+                       "summary": "FAILED: 5 checks, 4 ran, 1 unsupported, 0 not applicable", "passed": False,
+                       "verdict": "FAILED", "exit_code": 1, "by_outcome": totals(RESULTS), "causes": 2, "notes": 0}
     assert expected_totals == report["totals"]
     assert report == build_report(RESULTS, RUN)
 
@@ -113,14 +150,15 @@ def test_markdown_lists_totals_groups_cards_and_each_failure(tmp_path: Path) -> 
     text = path.read_text(encoding="utf-8")
     expected_lines = [
         "## Vale Oracle conformance: FAILED",
+        "**FAILED: 5 checks, 4 ran, 1 unsupported, 0 not applicable**",
         "| illegal-accepted | 1 |",
         "| **total** | **5** |",
-        "| payment | 1 | 0 | 0 | 1 |",
-        "| hunting | 1 | 0 | 0 | 1 |",
-        "| end | 1 | 1 | 0 | 0 |",
-        "| rulings | 1 | 0 | 1 | 0 |",
-        "| Salamander | 1 | 0 | 0 | 1 |",
-        "| Kappa | 1 | 1 | 0 | 0 |",
+        "| payment | 1 | 0 | 0 | 0 | 1 |",
+        "| hunting | 1 | 0 | 0 | 0 | 1 |",
+        "| end | 1 | 1 | 0 | 0 | 0 |",
+        "| rulings | 1 | 0 | 1 | 0 | 0 |",
+        "| Salamander | 1 | 0 | 0 | 0 | 1 |",
+        "| Kappa | 1 | 1 | 0 | 0 | 0 |",
         "#### illegal-accepted: `PAY-3-red-and-blue-for-cost-1`",
         "* rule: PAY-3",
         "* card: Salamander",
@@ -171,3 +209,16 @@ def test_expectations_file_errors_name_file_and_line(tmp_path: Path) -> None:
     assert [f"{path}:1: not valid TOML: Expected ']]' at the end of an array declaration"] == (
         load_expectations(path, set())[1]
     )
+
+
+def test_code_locations_are_shown_by_module_never_by_the_machines_paths(tmp_path: Path) -> None:
+    import oracle.harness
+    from oracle.portable import shown_path, shown_traceback
+
+    assert "oracle/harness.py" == shown_path(oracle.harness.__file__)
+    assert "oracle/__init__.py" == shown_path(oracle.__file__)
+    assert "…/lost.py" == shown_path("/nowhere/at/all/lost.py")
+    assert "relative/as/given.py" == shown_path("relative/as/given.py")
+    trace = f'Traceback (most recent call last):\n  File "{oracle.harness.__file__}", line 12, in f\n    x()\n'
+    assert 'Traceback (most recent call last):\n  File "oracle/harness.py", line 12, in f\n    x()\n' == \
+        shown_traceback(trace)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import vale_fixtures
 from oracle.cli import app
-from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
 from oracle.results import Outcome
 from oracle.selftest import FAULTS, REFERENCE, Expect, Fault, Plan, judge, plan_for, plans, run_selftest
 
@@ -91,11 +91,24 @@ def test_caught_needs_a_failing_check_citing_the_rule() -> None:
     assert not judge(CAUGHT, EXIT_FAILED, _report(("expected-failure", ("PAY-3",))), "")[0]
 
 
-def test_clean_means_every_check_passes() -> None:
+def test_clean_means_every_check_passes_but_other_variant_readings() -> None:
     plan = Plan(REFERENCE, "oracle.reference", Expect.CLEAN)
+    other_reading = {"id": "v", "outcome": "not-applicable", "rules": [],
+                     "message": "the scenario depends on RUL-1=per_stone; the engine declares RUL-1=per_summon"}
     assert judge(plan, EXIT_OK, _report(("pass", ())), "")[0]
+    assert judge(plan, EXIT_OK, {"results": [*_report(("pass", ()))["results"], other_reading]}, "")[0]
     assert not judge(plan, EXIT_OK, _report(("pass", ()), ("unsupported", ())), "")[0]
+    assert not judge(plan, EXIT_OK, _report(("pass", ()), ("not-applicable", ())), "")[0]
     assert not judge(plan, EXIT_OK, _report(), "")[0]
+
+
+def test_a_fixture_that_checks_nothing_must_pass_nothing_and_exit_3() -> None:
+    plan = plan_for("ends_at_step_zero")
+    assert plan is not None and Expect.CHECKS_NOTHING == plan.expect
+    assert judge(plan, EXIT_INCOMPLETE, _report(("incomplete", ()), ("unsupported", ())), "")[0]
+    assert not judge(plan, EXIT_INCOMPLETE, _report(("incomplete", ()), ("pass", ())), "")[0]
+    assert not judge(plan, EXIT_OK, _report(("unsupported", ())), "")[0]
+    assert not judge(plan, EXIT_FAILED, _report(("incomplete", ()), ("fail", ())), "")[0]
 
 
 def test_passes_allows_unsupported_but_not_failures() -> None:

@@ -48,7 +48,7 @@ def result(report: JSON, check_id: str) -> JSON:
 @pytest.mark.parametrize(("factory", "timeout", "outcome", "says"), [
     ("exits_in_apply", 5.0, "error", "died during apply() (exit code 0); its last output: hostile engine: leaving now"),
     ("segfaults_in_apply", 5.0, "error", "died during apply() (killed by SIGSEGV)"),
-    ("swallows_timeout", 1.0, "timeout", "apply: answered after 3.0 s, past the 1 s allowed"),
+    ("swallows_timeout", 1.0, "timeout", "s, past the 1 s allowed (the engine kept running through the timeout)"),
     ("never_returns", 0.5, "timeout", "stopped responding (no new engine call for 3.5 s) during apply()"),
     ("blocks_alarm", 0.5, "timeout", "stopped responding (no new engine call for 3.5 s) during apply()"),
 ])
@@ -80,10 +80,11 @@ def test_an_engine_that_rejects_everything_ends_the_default_run(tmp_path: Path) 
     code, out, err, report = oracle_check(tmp_path, "--impl", f"{HOSTILE}:rejects_everything", timeout=120)
     assert 1 == code, out + err
     assert report["run"]["complete"] and not report["totals"]["passed"]
-    from oracle.scenarios.runner import VARIANT_UNSUPPORTED
+    from oracle.scenarios.runner import VARIANT_NOT_APPLICABLE
 
-    unsupported = [r for r in report["results"] if r["outcome"] == "unsupported"]
-    assert [] == [r["id"] for r in unsupported if not r["message"].startswith(VARIANT_UNSUPPORTED)]
+    skipped = [r for r in report["results"] if r["outcome"] in ("unsupported", "not-applicable")]
+    assert [] == [r["id"] for r in skipped if r["outcome"] == "unsupported"]
+    assert all(r["message"].startswith(VARIANT_NOT_APPLICABLE) for r in skipped)
 
 
 @pytest.mark.parametrize(("factory", "suite", "outcome", "rule", "says"), [
@@ -137,7 +138,7 @@ def test_player_counts_the_engine_does_not_declare_are_unsupported(tmp_path: Pat
                                           "--suite", "scenarios", "--suite", "setup")
     assert 0 == code, out + err
     found = outcomes(report)
-    assert {"pass", "unsupported"} == set(found.values())
+    assert {"pass", "unsupported", "not-applicable"} == set(found.values())
     assert "unsupported" == found["roundtrip/3p/seed-101"] == found["setup/4p/first-3"]
     assert "pass" == found["roundtrip/2p/seed-101"]
     assert "declare 3-player games" in result(report, "roundtrip/3p/seed-101")["message"]
@@ -149,11 +150,12 @@ def test_player_counts_the_engine_does_not_declare_are_unsupported(tmp_path: Pat
 def test_a_z3_row_cut_short_by_its_budget_is_incomplete(tmp_path: Path) -> None:
     code, out, err, report = oracle_check(tmp_path, "--impl", f"{HOSTILE}:slow", "--suite", "z3", "--select",
                                           "z3/holding-limit/*", "--z3-budget", "0.5")
-    assert 1 == code, out + err
+    assert 3 == code, out + err  # incomplete, nothing failed
     assert ["z3/holding-limit/LIMIT-1", "z3/holding-limit/LIMIT-2"] == list(outcomes(report))
     for found in report["results"]:
         assert "incomplete" == found["outcome"]
-        assert 0 < found["details"]["cases_checked"] < found["details"]["cases_selected"]
+        assert found["details"]["out_of_budget"]
+        assert found["details"]["cases_checked"] < found["details"]["cases_selected"]
     assert "raise it with --z3-budget" in report["results"][0]["message"]
 
 
@@ -203,3 +205,31 @@ def test_max_failures_stops_a_hopeless_run(tmp_path: Path) -> None:
     assert "the failure limit was reached" == report["run"]["stopped"]
     assert 3 <= sum(r["outcome"] != "pass" for r in report["results"])
     assert report["run"]["not_run"]
+
+
+# ---------------------------------------------------------------------------------------------- start-up deadline
+
+
+class _SlowToStart:
+    """An engine whose factory takes ``seconds`` (a process starting on a busy machine)."""
+
+    def __init__(self, seconds: float) -> None:
+        time.sleep(seconds)
+        from oracle.reference import ReferenceEngine
+
+        self.engine = ReferenceEngine()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
+def test_starting_an_engine_has_its_own_deadline_apart_from_the_per_call_timeout() -> None:
+    from oracle.harness import DEFAULT_START_TIMEOUT, EngineFault, Subject
+
+    assert 30 <= DEFAULT_START_TIMEOUT
+    started = Subject(lambda: _SlowToStart(1.0), "slow-to-start", timeout=0.1)
+    assert "vale-oracle-reference" == started.handshake.engine
+    with pytest.raises(EngineFault) as caught:
+        Subject(lambda: _SlowToStart(60.0), "slow-to-start", timeout=5.0, start_timeout=0.5)
+    assert ("timeout", "create") == (caught.value.kind, caught.value.method)
+    assert "no answer within 0.5 s (--start-timeout)" == caught.value.message

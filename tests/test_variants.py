@@ -16,7 +16,7 @@ from oracle.reference.declared import impl_for, parse_declared
 from oracle.reference.snapshot import SnapshotError, load_state
 from oracle.rules import RulesDataError, load_rules, load_variants, variant_problem, variants
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
-from oracle.scenarios.runner import pinned_variants, unsupported_reason
+from oracle.scenarios.runner import not_applicable_reason, pinned_variants, unsupported_reason
 
 runner = CliRunner()
 CHARYBDIS_SUMMON = {"type": "summon", "player": 0, "card": "base-water-14",
@@ -152,9 +152,10 @@ def test_a_scenario_naming_a_variant_rule_pins_the_default() -> None:
     scenario = load_dir(default_dir()).get("RUL-1-once-per-summon-versus-per-stone")
     assert scenario is not None
     assert {"RUL-1": "per_summon"} == pinned_variants(scenario)
-    assert "" == unsupported_reason(scenario, _handshake({}))
+    assert ("", "") == (not_applicable_reason(scenario, _handshake({})), unsupported_reason(scenario, _handshake({})))
     assert ("the scenario depends on RUL-1=per_summon; the engine declares RUL-1=per_stone"
-            == unsupported_reason(scenario, _handshake({"RUL-1": "per_stone"})))
+            == not_applicable_reason(scenario, _handshake({"RUL-1": "per_stone"})))
+    assert "" == unsupported_reason(scenario, _handshake({"RUL-1": "per_stone"}))
 
 
 def test_every_variant_value_has_scenarios_of_its_own() -> None:
@@ -203,7 +204,7 @@ def test_check_variant_runs_the_reference_playing_it(tmp_path: Path) -> None:
     assert 0 == result.exit_code, result.output
     outcomes = {r["id"]: r["outcome"] for r in json.loads(report.read_text())["results"]}
     assert "pass" == outcomes["RUL-1-per-stone-gargoyle-two-purple"]
-    assert "unsupported" == outcomes["RUL-1-once-per-summon-versus-per-stone"]
+    assert "not-applicable" == outcomes["RUL-1-once-per-summon-versus-per-stone"]
 
 
 def test_check_variant_refuses_an_unknown_value() -> None:

@@ -7,7 +7,6 @@ import inspect
 import json
 import subprocess
 import sys
-import time
 from io import BytesIO
 from typing import Any
 
@@ -197,20 +196,19 @@ def test_an_engine_without_legal_actions_and_load_is_probed_over_the_wire() -> N
 
 def test_a_silent_engine_times_out_on_the_oracle_side_without_a_harness_alarm(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("VALE_ORACLE_WIRE_TIMEOUT", "0.3")
+    monkeypatch.setenv("VALE_ORACLE_WIRE_TIMEOUT", "3")
     engine = wire_factory(f"cmd:{sys.executable} -m vale_fixtures.wire.silent_in_decision")()
     engine.new_game(new_setup(3, 1))
-    started = time.monotonic()
     with pytest.raises(EngineFault) as caught:
         for _ in range(10):
             engine.apply(legal_at(engine.export())[0])
             engine.decision()
     assert ("timeout", "decision") == (caught.value.kind, caught.value.method)
-    assert time.monotonic() - started < 3.0
+    assert "within 3 s" in caught.value.message  # the engine sleeps 600 s: only the oracle's deadline ended it
 
 
 def test_the_harness_deadline_holds_over_the_wire() -> None:
-    subject = Subject(wire_factory(f"cmd:{sys.executable} -m vale_fixtures.wire.silent_in_decision"), "silent", 2.0)
+    subject = Subject(wire_factory(f"cmd:{sys.executable} -m vale_fixtures.wire.silent_in_decision"), "silent", 4.0)
     subject.new_game(new_setup(3, 1))
     with pytest.raises(EngineFault) as caught:
         for _ in range(10):

@@ -110,6 +110,15 @@ def test_a_budget_that_runs_out_is_incomplete_never_pass() -> None:
     assert results[0].details["cases_checked"] < results[0].details["cases_selected"]
 
 
+def test_a_row_that_checks_no_case_is_incomplete_never_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oracle.z3check import conformance
+
+    monkeypatch.setattr(conformance, "select_keys", lambda row, options: ([], len(row.domain())))
+    results = _run(REFERENCE, rows=("holding-limit",))
+    assert {Outcome.INCOMPLETE} == {r.outcome for r in results}
+    assert all(0 == r.details["cases_checked"] and "the row exercised nothing" in r.message for r in results)
+
+
 def test_case_ids_round_trip() -> None:
     for row in ROWS:
         keys = row.domain()

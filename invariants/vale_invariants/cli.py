@@ -17,7 +17,7 @@ import typer
 from oracle.check import CheckOptions
 from oracle.check_cli import start_engine
 from oracle.exits import bad_input
-from oracle.harness import DEFAULT_IMPL
+from oracle.harness import DEFAULT_IMPL, DEFAULT_START_TIMEOUT
 from oracle.reports.common import RunInfo, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult
@@ -132,6 +132,8 @@ def fuzz_command(
         help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
              "re-synchronised from the engine's export, and the comparison goes on")] = None,
     timeout: Annotated[float, typer.Option(metavar="SECONDS", help="seconds allowed for each engine call")] = 5.0,
+    start_timeout: Annotated[float, typer.Option(metavar="SECONDS",
+        help="seconds an engine may take to start: create and the handshake (more than 0)")] = DEFAULT_START_TIMEOUT,
     report_json: Annotated[Path | None, typer.Option(metavar="FILE", help="write the JSON report here")] = None,
     junit_xml: Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUnit XML report here")] = None,
     markdown: Annotated[Path | None, typer.Option(metavar="FILE", help="write a Markdown summary here")] = None,
@@ -155,6 +157,8 @@ def fuzz_command(
         raise _bad("--max-failures must be 1 or more")
     if shrink_time < 0:
         raise _bad("--shrink-time must be 0 or more")
+    if not start_timeout > 0:
+        raise _bad(f"--start-timeout must be more than 0 seconds, got {start_timeout:g}")
     try:
         player_counts = parse_players(players)
     except ValueError as exc:
@@ -173,14 +177,16 @@ def fuzz_command(
     config = FuzzConfig(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
-        shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, save_failures=save_failures,
+        shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
+        save_failures=save_failures,
         positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
     budget = f"{config.games} games per mode" if config.games is not None else ""
     if config.seconds is not None:
         budget += (" or " if budget else "") + f"{config.seconds:g} s"
     bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
-    supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, players=player_counts), progress=bar)
+    supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, start_timeout=start_timeout,
+                                                        players=player_counts), progress=bar)
     try:
         handshake = start_engine(supervisor)
         declared = [m for m in played_modes if m == "base" or getattr(handshake, m, False)]

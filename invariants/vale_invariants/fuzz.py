@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
-from oracle.harness import EngineFault, Subject
+from oracle.harness import DEFAULT_START_TIMEOUT, EngineFault, Subject
 from oracle.results import CheckResult, Outcome
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
 from vale_invariants.forcing import force_missing_kinds, unprobed
@@ -64,6 +64,7 @@ class FuzzConfig:
     max_failures: int = 3
     batch: int = 25
     timeout: float = 5.0
+    start_timeout: float = DEFAULT_START_TIMEOUT
     save_failures: Path | None = None
     positions: bool = True
     modes: tuple[str, ...] = ("base", "expansion", "artifacts")
@@ -127,7 +128,9 @@ class FuzzReport:
 
     def results(self) -> list[CheckResult]:
         """Exactly one result per id of :func:`result_ids`, whatever happened: a check that was cut short by
-        the time budget or by an engine fault is ``incomplete`` with the count it checked, never a pass."""
+        the time budget or by an engine fault, or that saw no decision (every game ended at its first step), is
+        ``incomplete`` with the count it checked, never a pass. Each says how many decisions and positions it saw
+        (``decisions_seen``, ``positions_seen``)."""
         out: list[CheckResult] = []
         failed: dict[str, Failure] = {}
         for failure in self.failures:
@@ -152,22 +155,35 @@ class FuzzReport:
             invariant = describe(name)
             check_id = f"{SUITE}/{name}"
             checks = self.stats.checks.get(name, 0)
+            decisions, positions = self._seen(name)
+            seen = {**base, "checks": checks, "decisions_seen": decisions, "positions_seen": positions}
             if name in failed:
                 out.append(self._failure_result(failed[name]))
             elif name in self.unsupported:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.UNSUPPORTED, rules=invariant.rules,
-                                       message=self.unsupported[name], details=dict(base)))
+                                       message=self.unsupported[name], details=seen))
             elif cut_short and name != ENGINE_FAULT.name:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.INCOMPLETE, rules=invariant.rules,
                                        message=f"checked {checks} time(s) before {cut_short}",
-                                       reproduce=self.reproduce(), duration=self.seconds,
-                                       details={**base, "checks": checks}))
+                                       reproduce=self.reproduce(), duration=self.seconds, details=seen))
+            elif not decisions:
+                out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.INCOMPLETE, rules=invariant.rules,
+                                       message=f"saw 0 decisions ({positions} position(s)) in {self.stats.games} "
+                                               "game(s): no game got past its first step, so this check exercised "
+                                               "nothing", reproduce=self.reproduce(), duration=self.seconds,
+                                       details=seen))
             else:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.PASS, rules=invariant.rules,
-                                       duration=self.seconds, details={**base, "checks": checks}))
+                                       duration=self.seconds, details=seen))
         reported = {*self.config.checked, ENGINE_FAULT.name}
         out.extend(self._failure_result(f) for name, f in failed.items() if name not in reported)
         return out
+
+    def _seen(self, name: str) -> tuple[int, int]:
+        """The decisions and positions a check saw: an invariant's own, every game's for ENGINE-FAULT."""
+        if name == ENGINE_FAULT.name:
+            return self.stats.decisions, self.stats.positions
+        return self.stats.decisions_seen.get(name, 0), self.stats.positions_seen.get(name, 0)
 
     def _failure_result(self, failure: Failure) -> CheckResult:
         invariant = describe(failure.invariant)
@@ -184,7 +200,8 @@ class FuzzReport:
             cards=cards, step=failure.step, expected=failure.expected, actual=failure.actual, message=message,
             reproduce=reproduce, duration=self.seconds,
             details={"mode": failure.mode, "invariant": failure.invariant, "games": self.stats.games,
-                     "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json()},
+                     "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json(),
+                     **dict(zip(("decisions_seen", "positions_seen"), self._seen(failure.invariant), strict=True))},
         )
 
     def summary(self) -> str:
@@ -347,7 +364,8 @@ def _settings_for(factory: Callable[[], Any], impl: str, config: FuzzConfig, pla
                   disabled: set[str], positions: bool, modes: tuple[str, ...], setup_known: bool) -> GameSettings:
     active = frozenset(n for n in config.checked if n not in disabled)
     lockstep = LOCKSTEP.name in active
-    return GameSettings(factory, impl, players, active, lockstep, config.timeout, positions=positions, modes=modes,
+    return GameSettings(factory, impl, players, active, lockstep, config.timeout, config.start_timeout,
+                        positions=positions, modes=modes,
                         set_aside=frozenset(config.set_aside), setup_known=setup_known)
 
 
@@ -380,7 +398,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
     started = time.perf_counter()
     report = FuzzReport(impl, impl, config)
     try:
-        subject = Subject(factory, impl, config.timeout)
+        subject = Subject(factory, impl, config.timeout, config.start_timeout)
     except EngineFault as fault:
         report.failures.append(Failure(ENGINE_FAULT.name, "invariants", (), f"engine {fault.kind} in "
                                        f"{fault.method}(): {fault.message}", 0, _empty_trace(),

@@ -51,8 +51,11 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
     """Plays one game; :meth:`play` returns the trace or raises :class:`Violation`."""
 
     def play(self) -> Trace:
-        with contextlib.suppress(StopGame), self._alarms():
-            self._play()
+        try:
+            with contextlib.suppress(StopGame), self._alarms():
+                self._play()
+        finally:
+            self.stats.saw(self.active, self.decisions_played, self.positions_reached)
         return self.trace
 
     def _play(self) -> None:
@@ -117,6 +120,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         if self.reference is not None:
             self._compare_after(None, None, snapshot, pending, 0)
         self._roundtrip(snapshot, 0)
+        self.positions_reached = 1
         self.history.append(snapshot if snapshot is not None else pending)
         while pending is not None:
             if undrivable:
@@ -148,6 +152,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             if self.reference is not None:
                 self._compare_after(action, snapshot, after, pending_after, step)
             self._roundtrip(after, step)
+            self.decisions_played, self.positions_reached = step, step + 1
             if self.keep_copies:
                 self.history.append(after if after is not None else pending_after)
             snapshot, pending = after, pending_after

@@ -49,6 +49,9 @@ class RunnerCore:
         """When the reference was last re-synchronised: the trace actions applied, and the engine's snapshot."""
         self.guarded: defaultdict[DecisionKind, set[GuardProbe]] = defaultdict(set)
         """The guard probes this game has sent (or found no way to build), by decision kind."""
+        self.positions_reached = 0
+        """Positions this game has reached and checked (its start, then one after each decision)."""
+        self.decisions_played = 0
 
     @property
     def subject(self) -> Subject:
@@ -157,10 +160,15 @@ class RunnerCore:
             signal.setitimer(signal.ITIMER_REAL, self.settings.timeout * STEP_CALLS)
 
     def _new_subject(self) -> Subject:
-        """A Subject whose calls the step alarm times (see :meth:`_alarms`), else a Subject with its own."""
-        if self._armed:
-            return _LeanSubject(self.settings.factory, self.settings.impl, 0)
-        return Subject(self.settings.factory, self.settings.impl, self.settings.timeout)
+        """A Subject whose calls the step alarm times (see :meth:`_alarms`): its start (``create`` and the
+        handshake) has the start-up deadline, then the step's budget starts again; else a Subject with its own."""
+        if not self._armed:
+            return Subject(self.settings.factory, self.settings.impl, self.settings.timeout,
+                           self.settings.start_timeout)
+        signal.setitimer(signal.ITIMER_REAL, self.settings.start_timeout)
+        subject = _LeanSubject(self.settings.factory, self.settings.impl, 0, 0)
+        self._arm(self._calling)
+        return subject
 
 
 class _LeanSubject(Subject):

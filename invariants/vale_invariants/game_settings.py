@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.harness import DEFAULT_START_TIMEOUT
 from oracle.protocol import DecisionKind
 
 JSON = dict[str, Any]
@@ -34,6 +35,19 @@ class Stats:
     """Games played from positions that force the decision kinds the sampled games did not probe."""
     set_aside: Counter[str] = field(default_factory=Counter)
     """Lock-step divergences set aside (the reference re-synchronised from the engine), by their first rule."""
+    positions: int = 0
+    """Positions the games reached (the start of each game and the position after each decision)."""
+    decisions_seen: Counter[str] = field(default_factory=Counter)
+    """Decisions played while each invariant (or LOCKSTEP) was checked, by its name."""
+    positions_seen: Counter[str] = field(default_factory=Counter)
+    """Positions reached while each invariant (or LOCKSTEP) was checked, by its name."""
+
+    def saw(self, names: Iterable[str], decisions: int, positions: int) -> None:
+        """One game's count: the decisions and positions it reached, for each invariant it checked."""
+        self.positions += positions
+        for name in names:
+            self.decisions_seen[name] += decisions
+            self.positions_seen[name] += positions
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,8 @@ class GameSettings:
     active: frozenset[str]
     lockstep: bool
     timeout: float = 5.0
+    start_timeout: float = DEFAULT_START_TIMEOUT
+    """Seconds an engine may take to start (``create`` and the handshake), on top of a step's budget."""
     max_steps: int = MAX_STEPS
     positions: bool = False
     modes: tuple[str, ...] = ("base",)

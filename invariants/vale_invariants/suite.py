@@ -38,6 +38,7 @@ def fuzz_config(options: CheckOptions) -> FuzzConfig:
         mode=str(extra.get("fuzz_mode", "both")),
         shrink_seconds=float(str(extra.get("fuzz_shrink_seconds", DEFAULT_SHRINK_SECONDS))),
         timeout=options.timeout,
+        start_timeout=options.start_timeout,
         save_failures=Path(str(save)) / "invariants" if save else None,
     )
 

@@ -1,17 +1,21 @@
-"""The badge figure of a run ("97 % · 312/320") and the shields.io endpoint file that shows it.
+"""The badge figure of a run ("32/491 checked · 32 pass") and the shields.io endpoint file that shows it.
 
-The figure counts passes over the checks run: an unsupported check is not run, and it is never a pass; an
-expected failure is run and is not a pass. The HTML site shows the same figure.
+The figure says how much was checked: the checks that ran (an unsupported or not-applicable check did not run)
+over all the checks of the run, then the passes among them (an expected failure ran and is not a pass) and the
+failures. The colour is bright green only when the run finished, every check that ran passed, every check the
+engine's declarations allow ran (none incomplete, none unsupported at run time because the engine refused a call
+or marked a decision undrivable) and every base-game rule of the catalogue has at least one check that ran; yellow
+when nothing failed but one of those is missing; orange (75 % of the checks that ran pass) or red when something
+failed; grey when nothing ran or the run stopped early. The HTML site shows the same figure (``docs/html.md``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.reports.html.load import Report
+from oracle.reports.html.load import Coverage, Report
 from oracle.results import Outcome
 
 DEFAULT_LABEL = "vale oracle"
@@ -20,52 +24,66 @@ SHIELDS_SCHEMA_VERSION = 1
 
 @dataclass(frozen=True)
 class Score:
-    """Passes over the checks run, whether every check was ok, and whether the run finished."""
+    """How much of a run was checked and how it went, and what keeps it from being green."""
 
+    checks: int
+    ran: int
     passes: int
-    run: int
-    ok: bool
+    failed: int
+    """Checks that ran and failed (every not-ok outcome but incomplete; expected failures are not failed)."""
     complete: bool = True
+    gaps: int = 0
+    """Checks the engine's declarations allow that did not run in full: incomplete, or unsupported at run time."""
+    uncovered: tuple[str, ...] = ()
+    """Base-game rules of the catalogue with no check that ran."""
 
     @property
     def percent(self) -> int:
-        """Rounded down, so that a run with one failure never shows 100 %."""
-        return 100 * self.passes // self.run if self.run else 0
+        """Passes over the checks that ran, rounded down (one failure never shows 100 %)."""
+        return 100 * self.passes // self.ran if self.ran else 0
+
+    @property
+    def green(self) -> bool:
+        return (self.complete and self.ran > 0 and self.passes == self.ran and not self.gaps
+                and not self.uncovered)
 
     @property
     def text(self) -> str:
-        if not self.run:
-            return "no checks run"
-        figure = f"{self.percent} % · {self.passes}/{self.run}"
+        """``32/491 checked · 32 pass``, with ``· 3 fail`` and ``· incomplete`` when they apply."""
+        if not self.ran:
+            figure = f"nothing checked · 0/{self.checks}"
+        else:
+            figure = f"{self.ran}/{self.checks} checked · {self.passes} pass"
+            if self.failed:
+                figure += f" · {self.failed} fail"
         return figure if self.complete else f"{figure} · incomplete"
 
     @property
     def color(self) -> str:
-        """A shields.io named colour: bright green when everything passed, grey when nothing ran or the run
-        stopped early, then green (only expected failures), yellow (90 % or more), orange (75 %), red."""
-        if not self.run or not self.complete:
+        """A shields.io named colour (the rule is in the module's docstring)."""
+        if not self.ran or not self.complete:
             return "lightgrey"
-        if self.passes == self.run:
+        if self.green:
             return "brightgreen"
-        if self.ok:
-            return "green"
-        if self.percent >= 90:
+        if not self.failed:
             return "yellow"
         return "orange" if self.percent >= 75 else "red"
 
 
-def score_of(outcomes: Iterable[Outcome], complete: bool = True) -> Score:
-    seen = list(outcomes)
-    return Score(
-        passes=sum(o is Outcome.PASS for o in seen),
-        run=sum(o is not Outcome.UNSUPPORTED for o in seen),
-        ok=all(o.ok for o in seen),
-        complete=complete,
-    )
-
-
 def report_score(report: Report) -> Score:
-    return score_of((r.outcome for r in report.results), report.complete)
+    from oracle.rules import rules
+
+    results = report.results
+    base_rules = [rule.id for rule in rules().values() if rule.scope == "base"]
+    return Score(
+        checks=len(results),
+        ran=sum(r.outcome.ran for r in results),
+        passes=sum(r.outcome is Outcome.PASS for r in results),
+        failed=sum(not r.outcome.ok and r.outcome is not Outcome.INCOMPLETE for r in results),
+        complete=report.complete,
+        gaps=sum(r.outcome is Outcome.INCOMPLETE or r.unsupported_at_run for r in results),
+        uncovered=tuple(rule for rule in base_rules if not report.rule_coverage.get(rule, Coverage()).ran),
+    )
 
 
 def badge_json(report: Report, label: str = DEFAULT_LABEL) -> dict[str, object]:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import oracle
-from oracle.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
+from oracle.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
 from oracle.harness import python_version
 from oracle.results import CheckResult, Outcome
 
@@ -38,6 +38,8 @@ class RunInfo:
     not_run: tuple[str, ...] = ()
     """Ids of the checks that never ran because the run stopped early."""
     fail_on_unsupported: bool = False
+    allow_empty: bool = False
+    """``--allow-empty``: a run in which nothing was checked exits 0, not 4 (its verdict stays NOTHING CHECKED)."""
 
     @property
     def complete(self) -> bool:
@@ -73,35 +75,95 @@ def totals(results: Iterable[CheckResult]) -> dict[str, int]:
     return counts
 
 
+def _strict(run: RunInfo | None) -> bool:
+    return run is not None and run.fail_on_unsupported
+
+
 def failing(results: Iterable[CheckResult], run: RunInfo | None = None) -> list[CheckResult]:
-    """The results that make the run red (unsupported ones too with ``--fail-on-unsupported``)."""
-    strict = run is not None and run.fail_on_unsupported
+    """The results that keep the run from passing: every outcome that is not ok (incomplete ones too), and
+    unsupported ones with ``--fail-on-unsupported`` (never not-applicable ones: they pin another rule reading)."""
+    strict = _strict(run)
     return [r for r in results if not r.outcome.ok or (strict and r.outcome is Outcome.UNSUPPORTED)]
 
 
-def exit_code(results: Iterable[CheckResult], run: RunInfo | None = None) -> int:
-    """0 only when the run finished and every check passed, failed as expected or is unsupported by the engine;
-    1 when a check failed; 3 when the run stopped early with nothing failed; 128 + the signal number when
-    SIGINT or SIGTERM stopped it."""
+def failed(result: CheckResult, strict: bool = False) -> bool:
+    """The check failed: it is not ok and not merely incomplete (unsupported counts with ``strict``)."""
+    return (not result.outcome.ok and result.outcome is not Outcome.INCOMPLETE) or (
+        strict and result.outcome is Outcome.UNSUPPORTED)
+
+
+def failed_results(results: Iterable[CheckResult], run: RunInfo | None = None) -> list[CheckResult]:
+    """The checks that failed (not the incomplete ones): what the causes group."""
+    strict = _strict(run)
+    return [r for r in results if failed(r, strict)]
+
+
+def exit_code(results: Iterable[CheckResult], run: RunInfo | None = None, report_failed: bool = False) -> int:
+    """The exit code of a run (:mod:`oracle.exits`), the first that applies: 128 + the signal number when SIGINT or
+    SIGTERM stopped it; 5 when a report could not be written; 1 when a check failed; 3 when the run stopped early
+    or a check is incomplete; 4 when no check ran (0 with ``--allow-empty``); else 0."""
+    seen = list(results)
     if run is not None and run.signal:
         return 128 + int(signal.Signals[run.signal])
-    if failing(results, run):
+    if report_failed:
+        return EXIT_REPORT_FAILED
+    strict = _strict(run)
+    if any(failed(r, strict) for r in seen):
         return EXIT_FAILED
-    if run is not None and run.stopped:
+    if (run is not None and run.stopped) or any(r.outcome is Outcome.INCOMPLETE for r in seen):
         return EXIT_INCOMPLETE
+    if not any(r.outcome.ran for r in seen):
+        return EXIT_OK if run is not None and run.allow_empty else EXIT_NOTHING_CHECKED
     return EXIT_OK
 
 
-def passed(results: Iterable[CheckResult], run: RunInfo | None = None) -> bool:
-    return exit_code(results, run) == EXIT_OK
+VERDICTS = {EXIT_OK: "PASSED", EXIT_FAILED: "FAILED", EXIT_INCOMPLETE: "INCOMPLETE",
+            EXIT_NOTHING_CHECKED: "NOTHING CHECKED"}
+"""The verdict of each exit code a run's checks decide (a signal's code is INCOMPLETE)."""
 
 
 def verdict(results: Iterable[CheckResult], run: RunInfo | None = None) -> str:
-    """PASSED, FAILED or INCOMPLETE (stopped early with nothing failed)."""
-    code = exit_code(results, run)
-    if code == EXIT_OK:
-        return "PASSED"
-    return "FAILED" if code == EXIT_FAILED else "INCOMPLETE"
+    """PASSED, FAILED, INCOMPLETE (stopped early or a check incomplete, with nothing failed) or NOTHING CHECKED
+    (no check ran); ``--allow-empty`` changes the exit code of NOTHING CHECKED, never the verdict."""
+    seen = list(results)
+    code = exit_code(seen, run)
+    if code == EXIT_OK and not any(r.outcome.ran for r in seen):
+        return VERDICTS[EXIT_NOTHING_CHECKED]
+    return VERDICTS.get(code, "INCOMPLETE")
+
+
+def passed(results: Iterable[CheckResult], run: RunInfo | None = None) -> bool:
+    """The verdict is PASSED: something was checked, nothing failed, nothing is incomplete, the run finished."""
+    return verdict(results, run) == VERDICTS[EXIT_OK]
+
+
+def not_run_counts(results: Iterable[CheckResult]) -> tuple[int, int]:
+    """How many checks were unsupported and how many not applicable."""
+    seen = list(results)
+    return (sum(r.outcome is Outcome.UNSUPPORTED for r in seen), sum(r.outcome is Outcome.NOT_APPLICABLE for r in seen))
+
+
+def summary_line(results: Iterable[CheckResult], run: RunInfo | None = None) -> str:
+    """The verdict with the counts, as every report states it: ``PASSED: 509 checks, 498 ran, 0 unsupported, 11 not
+    applicable`` (``, 3 not run`` after a stop), or ``NOTHING CHECKED: 6 checks (6 unsupported, 0 not applicable)``."""
+    seen = list(results)
+    shown = verdict(seen, run)
+    if shown == VERDICTS[EXIT_NOTHING_CHECKED]:
+        line = nothing_checked_line(seen)
+    else:
+        unsupported, not_applicable = not_run_counts(seen)
+        line = (f"{shown}: {len(seen)} checks, {sum(r.outcome.ran for r in seen)} ran, {unsupported} unsupported, "
+                f"{not_applicable} not applicable")
+    if run is not None and run.not_run:
+        line += f", {len(run.not_run)} not run"
+    return line
+
+
+def nothing_checked_line(results: Iterable[CheckResult]) -> str:
+    """``NOTHING CHECKED: 6 checks (6 unsupported, 0 not applicable)``."""
+    seen = list(results)
+    unsupported, not_applicable = not_run_counts(seen)
+    return f"NOTHING CHECKED: {len(seen)} checks ({unsupported} unsupported, {not_applicable} not applicable)"
 
 
 def card_name(card: str) -> str:

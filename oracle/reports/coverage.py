@@ -11,19 +11,25 @@ from oracle.results import CheckResult, Outcome
 
 @dataclass(frozen=True)
 class Tally:
-    """The checks citing one rule or card: how many ran, passed, and were unsupported (never counted as run)."""
+    """The checks citing one rule or card: how many ran, passed, were unsupported and were not applicable (neither
+    counted as run)."""
 
     ran: int = 0
     passed: int = 0
     unsupported: int = 0
+    not_applicable: int = 0
 
     def add(self, result: CheckResult) -> Tally:
         if result.outcome is Outcome.UNSUPPORTED:
-            return Tally(self.ran, self.passed, self.unsupported + 1)
-        return Tally(self.ran + 1, self.passed + (result.outcome is Outcome.PASS), self.unsupported)
+            return Tally(self.ran, self.passed, self.unsupported + 1, self.not_applicable)
+        if result.outcome is Outcome.NOT_APPLICABLE:
+            return Tally(self.ran, self.passed, self.unsupported, self.not_applicable + 1)
+        return Tally(self.ran + 1, self.passed + (result.outcome is Outcome.PASS), self.unsupported,
+                     self.not_applicable)
 
     def to_json(self) -> JSON:
-        return {"ran": self.ran, "passed": self.passed, "unsupported": self.unsupported}
+        return {"ran": self.ran, "passed": self.passed, "unsupported": self.unsupported,
+                "not_applicable": self.not_applicable}
 
 
 def _tallies(results: Iterable[CheckResult], keys: Callable[[CheckResult], Iterable[str]],

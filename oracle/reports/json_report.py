@@ -9,23 +9,42 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from oracle.reports.causes import group_causes, notes_of
-from oracle.reports.common import JSON, RunInfo, exit_code, failing, passed, totals, verdict
+from oracle.reports.common import (
+    JSON,
+    RunInfo,
+    exit_code,
+    failed_results,
+    not_run_counts,
+    passed,
+    summary_line,
+    totals,
+    verdict,
+)
 from oracle.reports.coverage import coverage_json
 from oracle.results import CheckResult, Outcome
 
-REPORT_FORMAT = "vale-oracle/report/1"
-SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schemas" / "report.schema.json"
+REPORT_FORMAT = "vale-oracle/report/2"
+"""Format 2 added the outcome ``not-applicable``, the verdict ``NOTHING CHECKED`` with exit code 4, and the totals
+``ran``, ``not_applicable`` and ``summary``."""
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_FILE = SCHEMAS / "report.schema.json"
+SCHEMA_FILES = {"vale-oracle/report/1": SCHEMAS / "report-1.schema.json", REPORT_FORMAT: SCHEMA_FILE}
+"""The schema of each report format this oracle reads (``oracle expectations update``, ``oracle report html``)."""
 
 
 def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
-    causes = group_causes(failing(results, run))
+    causes = group_causes(failed_results(results, run))
+    unsupported, not_applicable = not_run_counts(results)
     return {
         "format": REPORT_FORMAT,
         "run": run.to_json(),
         "totals": {
             "checks": len(results),
-            "unsupported": sum(r.outcome is Outcome.UNSUPPORTED for r in results),
+            "ran": sum(r.outcome.ran for r in results),
+            "unsupported": unsupported,
+            "not_applicable": not_applicable,
             "not_run": len(run.not_run),
+            "summary": summary_line(results, run),
             "passed": passed(results, run),
             "verdict": verdict(results, run),
             "exit_code": exit_code(results, run),
@@ -35,22 +54,26 @@ def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
         },
         "causes": [c.to_json() for c in causes],
         "results": [{**r.to_json(), "notes": notes_of(r)} for r in results],
-        "sources": scenario_sources(results),
+        "sources": scenario_sources(results, bundled=run.options.get("scenarios") is None),
         "coverage": coverage_json(results),
     }
 
 
-def scenario_sources(results: Sequence[CheckResult]) -> JSON:
-    """The file, SHA-256 and text of every scenario that did not pass (nor was unsupported), by check id, so
-    that a report read on another machine can still show the scenario (``oracle report html``)."""
+def scenario_sources(results: Sequence[CheckResult], bundled: bool = True) -> JSON:
+    """The file, SHA-256 and text of every scenario that ran and did not pass, by check id, so
+    that a report read on another machine can still show the scenario (``oracle report html``). With
+    ``bundled`` (no ``--scenarios``), a file named ``scenarios/<path>`` is read from the bundled suite."""
+    from oracle.scenarios.loader import bundled_file
+
     sources: JSON = {}
     for result in results:
         file = result.details.get("file")
-        if result.suite != "scenarios" or result.outcome in (Outcome.PASS, Outcome.UNSUPPORTED) \
+        if result.suite != "scenarios" or result.outcome is Outcome.PASS or not result.outcome.ran \
                 or not isinstance(file, str) or result.id in sources:
             continue
+        path = (bundled_file(file) if bundled else None) or Path(file)
         try:
-            text = Path(file).read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         sources[result.id] = {"file": file, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text}

@@ -1,12 +1,15 @@
 """The JUnit XML report: one ``<testsuite>`` per suite, one ``<testcase>`` per result.
 
 ``fail``, ``wrongly-rejected``, ``illegal-accepted``, ``incomplete`` and ``unexpected-pass`` become
-``<failure>``; ``error`` and ``timeout`` become ``<error>``; ``unsupported`` and ``expected-failure`` become
-``<skipped>``. Each carries its cause in its text (``cause: 1 of 3, ...``; the root's name counts the causes),
+``<failure>``; ``error`` and ``timeout`` become ``<error>``; ``unsupported``, ``not-applicable`` and
+``expected-failure`` become ``<skipped>`` (the message says the outcome, then the reason). Each carries its
+cause in its text (``cause: 1 of 3, ...``; the root's name counts the causes),
 the rule ids, card, step, expected/actual and the reproduce command; notes go in ``<system-out>``, never a
 failure. A run that stopped early lists its checks that never ran as ``<error>`` "not run" in a ``not-run``
-suite, so no CI view mistakes a partial run for a green one. All text is passed through
-:func:`~oracle.reports.sanitize.clean_text`.
+suite, so no CI view mistakes a partial run for a green one; a run in which nothing was checked adds a
+``nothing-checked`` suite whose one case fails with ``NOTHING CHECKED: …`` (skipped with ``--allow-empty``), so
+an all-skipped report is never read as a pass. The root's name ends with the run's summary line. All text is
+passed through :func:`~oracle.reports.sanitize.clean_text`.
 """
 
 from __future__ import annotations
@@ -17,14 +20,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from oracle.reports.causes import causes_headline, group_causes, notes_of
-from oracle.reports.common import RunInfo, card_name, failing, one_line
+from oracle.reports.common import RunInfo, card_name, failed_results, one_line, summary_line, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 
 FAILURE = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.INCOMPLETE,
                      Outcome.UNEXPECTED_PASS})
 ERROR = frozenset({Outcome.ERROR, Outcome.TIMEOUT})
-SKIPPED = frozenset({Outcome.UNSUPPORTED, Outcome.EXPECTED_FAILURE})
+SKIPPED = frozenset({Outcome.UNSUPPORTED, Outcome.NOT_APPLICABLE, Outcome.EXPECTED_FAILURE})
+NOTHING_CHECKED_SUITE = "nothing-checked"
 
 
 def detail_text(result: CheckResult, cause: str = "") -> str:
@@ -54,16 +58,18 @@ def _summary(result: CheckResult) -> str:
 def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
     results = [clean_result(r) for r in results]
     run = dataclasses.replace(run, engine=clean_text(run.engine), engine_version=clean_text(run.engine_version))
-    causes = group_causes(failing(results, run))
+    causes = group_causes(failed_results(results, run))
     cause_of = {m.id: f"{n} of {len(causes)}, {c.facts.title}"
                 for n, c in enumerate(causes, 1) for m in c.members}
     headline = f" ({causes_headline(causes)})" if causes else ""
+    empty = verdict(results, run) == "NOTHING CHECKED"
     root = ET.Element("testsuites", {
-        "name": f"vale-oracle {run.suite_version}: {run.engine} {run.engine_version}{headline}",
-        "tests": str(len(results) + len(run.not_run)),
-        "failures": str(sum(r.outcome in FAILURE for r in results)),
+        "name": f"vale-oracle {run.suite_version}: {run.engine} {run.engine_version}{headline}: "
+                f"{summary_line(results, run)}",
+        "tests": str(len(results) + len(run.not_run) + empty),
+        "failures": str(sum(r.outcome in FAILURE for r in results) + (empty and not run.allow_empty)),
         "errors": str(sum(r.outcome in ERROR for r in results) + len(run.not_run)),
-        "skipped": str(sum(r.outcome in SKIPPED for r in results)),
+        "skipped": str(sum(r.outcome in SKIPPED for r in results) + (empty and run.allow_empty)),
         "time": f"{run.duration:.3f}",
         "timestamp": run.date,
     })
@@ -107,6 +113,8 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
             cause = cause_of.get(result.id, "")
             element = ET.SubElement(case, tag, {"message": _summary(result), "type": result.outcome.value})
             element.text = detail_text(result, cause)
+    if empty:
+        _nothing_checked(root, results, run)
     if run.not_run:
         suite = ET.SubElement(root, "testsuite", {"name": "not-run", "tests": str(len(run.not_run)), "failures": "0",
                                                   "errors": str(len(run.not_run)), "skipped": "0", "time": "0",
@@ -116,6 +124,19 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
             ET.SubElement(case, "error", {"message": f"not run: {run.stopped}", "type": "not-run"})
     ET.indent(root)
     return ET.ElementTree(root)
+
+
+def _nothing_checked(root: ET.Element, results: Sequence[CheckResult], run: RunInfo) -> None:
+    """The case that keeps a run in which no check ran from looking green: a failure (skipped with --allow-empty)."""
+    allowed = run.allow_empty
+    suite = ET.SubElement(root, "testsuite", {"name": NOTHING_CHECKED_SUITE, "tests": "1",
+                                              "failures": "0" if allowed else "1", "errors": "0",
+                                              "skipped": "1" if allowed else "0", "time": "0", "timestamp": run.date})
+    case = ET.SubElement(suite, "testcase", {"classname": NOTHING_CHECKED_SUITE, "name": "checks run", "time": "0"})
+    line = summary_line(results, run)
+    element = ET.SubElement(case, "skipped" if allowed else "failure", {"message": line, "type": "nothing-checked"})
+    element.text = (f"{line}\nno check ran: every one is unsupported or not applicable for this engine"
+                    + (" (allowed by --allow-empty)\n" if allowed else "; oracle check exits 4 (--allow-empty: 0)\n"))
 
 
 def write_junit(path: Path, results: Sequence[CheckResult], run: RunInfo) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from oracle.reports.causes import Cause, causes_headline, group_causes, notes_of
-from oracle.reports.common import RunInfo, card_name, failing, rule_group, totals, verdict
+from oracle.reports.common import RunInfo, card_name, failed_results, rule_group, summary_line, totals, verdict
 from oracle.reports.coverage import Tally, card_coverage, rule_coverage
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
@@ -30,12 +30,15 @@ def _code(text: str) -> str:
 def _tally_table(title: str, label: str, groups: dict[str, list[CheckResult]]) -> list[str]:
     if not groups:
         return []
-    lines = [f"### {title}", "", f"| {label} | checks | ok | unsupported | not ok |", "|---|---:|---:|---:|---:|"]
+    lines = [f"### {title}", "", f"| {label} | checks | ok | unsupported | not applicable | not ok |",
+             "|---|---:|---:|---:|---:|---:|"]
     for key in sorted(groups):
         group = groups[key]
         unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in group)
-        ok = sum(r.outcome.ok for r in group) - unsupported
-        lines.append(f"| {_cell(key)} | {len(group)} | {ok} | {unsupported} | {len(group) - ok - unsupported} |")
+        not_applicable = sum(r.outcome is Outcome.NOT_APPLICABLE for r in group)
+        ok = sum(r.outcome.ok and r.outcome.ran for r in group)
+        lines.append(f"| {_cell(key)} | {len(group)} | {ok} | {unsupported} | {not_applicable} | "
+                     f"{len(group) - ok - unsupported - not_applicable} |")
     return [*lines, ""]
 
 
@@ -86,9 +89,10 @@ def _notes(results: Sequence[CheckResult]) -> list[str]:
 
 
 def _coverage_table(label: str, tallies: dict[str, Tally], name: Callable[[str], str]) -> list[str]:
-    lines = [f"<details><summary>Coverage by {label}</summary>", "", f"| {label} | ran | passed | unsupported |",
-             "|---|---:|---:|---:|"]
-    lines += [f"| {_cell(name(key))} | {t.ran} | {t.passed} | {t.unsupported} |" for key, t in tallies.items()]
+    lines = [f"<details><summary>Coverage by {label}</summary>", "",
+             f"| {label} | ran | passed | unsupported | not applicable |", "|---|---:|---:|---:|---:|"]
+    lines += [f"| {_cell(name(key))} | {t.ran} | {t.passed} | {t.unsupported} | {t.not_applicable} |"
+              for key, t in tallies.items()]
     return [*lines, "", "</details>", ""]
 
 
@@ -104,20 +108,23 @@ def _coverage(results: Sequence[CheckResult]) -> list[str]:
 
 def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     results = [clean_result(r) for r in results]
-    unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in results)
     lines = [
         f"## Vale Oracle conformance: {verdict(results, run)}",
         "",
+        f"**{_cell(summary_line(results, run))}**",
+        "",
         f"Engine **{_cell(clean_text(run.engine))} {_cell(clean_text(run.engine_version))}** (`{run.impl}`), "
-        f"suite version {run.suite_version}, suites {', '.join(run.suites) or '-'}: {len(results)} checks "
-        f"({len(results) - unsupported} ran, {unsupported} unsupported) in {run.duration:.1f} s "
+        f"suite version {run.suite_version}, suites {', '.join(run.suites) or '-'}, in {run.duration:.1f} s "
         f"({run.date}, Python {run.python}).",
         "",
     ]
+    if verdict(results, run) == "NOTHING CHECKED":
+        lines += ["No check ran: every one is unsupported or not applicable for this engine"
+                  + (" (allowed by `--allow-empty`)." if run.allow_empty else "; `oracle check` exits 4."), ""]
     if run.stopped:
         lines += [f"**Incomplete**: the run stopped early ({_cell(run.stopped)}); {len(run.not_run)} check(s) "
                   "never ran.", ""]
-    lines += _causes(group_causes(failing(results, run)))
+    lines += _causes(group_causes(failed_results(results, run)))
     lines += [
         "### Totals",
         "",

@@ -48,12 +48,33 @@ def default_dir() -> Path:
     return bundled if bundled.is_dir() else package.parent / "scenarios"
 
 
+BUNDLED_NAME = "scenarios"
+"""How reports name the bundled suite's directory, installed from a wheel or editable: ``scenarios/<path>``."""
+
+
 def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it is below it, else as given."""
+    """How reports and messages name ``path``: a file of the bundled suite as ``scenarios/<path inside the
+    suite>`` wherever the oracle is installed; any other path relative to the working directory when it is below
+    it, else as given."""
+    try:
+        inside = path.resolve().relative_to(default_dir().resolve())
+    except ValueError:
+        pass
+    else:
+        return str(Path(BUNDLED_NAME) / inside) if inside.parts else BUNDLED_NAME
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def bundled_file(file: str) -> Path | None:
+    """The bundled suite's file that reports name ``file`` (``scenarios/<path>``), or None."""
+    parts = Path(file).parts
+    if len(parts) < 2 or parts[0] != BUNDLED_NAME or ".." in parts:
+        return None
+    path = default_dir().joinpath(*parts[1:])
+    return path if path.is_file() else None
 
 
 @cache

@@ -4,8 +4,8 @@ Each scenario gets a fresh engine: its ``requires`` are checked against the hand
 ``given`` position is loaded, then each step runs in order (``legal``/``not_legal`` before ``do``,
 then ``reject`` or acceptance, ``expect``, ``decision``, ``events``), and finally ``expect_end``.
 Every engine call is guarded (:class:`~oracle.harness.Subject`), and the whole scenario has a
-wall-clock budget besides the per-call timeout. The first problem ends the scenario with one
-:class:`~oracle.results.CheckResult`.
+wall-clock budget besides the per-call timeout, counted once its engine has started. The first problem ends
+the scenario with one :class:`~oracle.results.CheckResult`.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from oracle.scenarios.model import JSON, Scenario, Step
 from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 
 SUITE = "scenarios"
-VARIANT_UNSUPPORTED = "the scenario depends on"
-"""How the reason starts when a scenario plays a variant value the engine does not declare."""
+VARIANT_NOT_APPLICABLE = "the scenario depends on"
+"""How the reason starts when a scenario plays a variant value the engine does not declare (not-applicable)."""
 DEFAULT_SCENARIO_TIMEOUT = 10.0
 
 
@@ -91,7 +91,7 @@ def variant_mismatch(scenario: Scenario, handshake: Handshake) -> str:
     if not different:
         return ""
     follows = ", ".join(f"{rule.split('=')[0]}={declared[rule.split('=')[0]]}" for rule in different)
-    return f"{VARIANT_UNSUPPORTED} {', '.join(different)}; the engine declares {follows}"
+    return f"{VARIANT_NOT_APPLICABLE} {', '.join(different)}; the engine declares {follows}"
 
 
 def player_count(scenario: Scenario) -> int:
@@ -100,14 +100,18 @@ def player_count(scenario: Scenario) -> int:
     return int(setup["players"])
 
 
+def not_applicable_reason(scenario: Scenario, handshake: Handshake) -> str:
+    """Why the scenario does not apply to the engine: it pins a variant reading the engine does not declare ('' when
+    it applies). Checked before :func:`unsupported_reason`: another reading of the rule stays another reading
+    whatever the engine can do."""
+    return variant_mismatch(scenario, handshake)
+
+
 def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
     """Why the engine cannot run this scenario, from what its handshake declares ('' when it can)."""
     missing = missing_features(scenario, handshake)
     if missing:
         return f"the engine does not declare {', '.join(missing)} (required by the scenario)"
-    mismatch = variant_mismatch(scenario, handshake)
-    if mismatch:
-        return mismatch
     players = player_count(scenario)
     if players not in handshake.players:
         declared = ", ".join(str(p) for p in handshake.players)
@@ -189,7 +193,7 @@ class _Run:
         return _Stop(self.result(outcome, **kw))
 
     def fault(self, fault: EngineFault) -> CheckResult:
-        return self.result(fault.outcome, message=describe_fault(fault), rules=fault.rules)
+        return self.result(fault.outcome, message=describe_fault(fault), rules=fault.rules, details=fault.details)
 
     # ------------------------------------------------------------------ guarded calls
 
@@ -229,6 +233,10 @@ class _Run:
                 self.subject = self.eut.fresh()
             except EngineFault as fault:
                 return self.fault(fault)
+            self.deadline = time.perf_counter() + self.budget  # the budget starts once the engine is up
+            other_reading = not_applicable_reason(self.scenario, self.subject.handshake)
+            if other_reading:
+                return self.result(Outcome.NOT_APPLICABLE, message=other_reading, where=False)
             reason = self.unsupported(self.subject.handshake)
             if reason:
                 return self.result(Outcome.UNSUPPORTED, message=reason, where=False)

@@ -13,7 +13,14 @@ from pathlib import Path
 from oracle.check import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, register
 from oracle.results import CheckResult
 from oracle.scenarios.loader import default_dir, load_dir
-from oracle.scenarios.runner import DEFAULT_SCENARIO_TIMEOUT, SUITE, reproduce_command, run_scenario, unsupported_reason
+from oracle.scenarios.runner import (
+    DEFAULT_SCENARIO_TIMEOUT,
+    SUITE,
+    not_applicable_reason,
+    reproduce_command,
+    run_scenario,
+    unsupported_reason,
+)
 
 # Seconds the supervisor allows a scenario past its own budget (engine start-up, the result's trip back).
 GRACE = 10.0
@@ -33,7 +40,8 @@ def _plan(context: PlanContext) -> list[Unit]:
     shown_dir = str(directory) if explicit else None
     return [
         Unit(SUITE, scenario.id, (PlannedCheck(scenario.id, scenario.title, scenario.rules, scenario.cards),),
-             payload=(scenario, budget, shown_dir), deadline=budget + GRACE,
+             payload=(scenario, budget, shown_dir), deadline=budget + GRACE + context.options.start_timeout,
+             not_applicable=not_applicable_reason(scenario, context.handshake),
              unsupported=unsupported_reason(scenario, context.handshake),
              reproduce=reproduce_command(context.impl, scenario.id, shown_dir))
         for scenario in load_dir(directory).scenarios

@@ -23,20 +23,22 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from oracle.check import CheckOptions, Unit, lost_results, unsupported_results
-from oracle.harness import Handshake
+from oracle.check import CheckOptions, Unit, lost_results, skipped_results
+from oracle.harness import START_METHODS, Handshake
 from oracle.results import CheckResult, Outcome
 from oracle.supervise import activity
 
 # Results of one unit, by its index in the list given to run(); the sink returns False to stop the run.
 Sink = Callable[[int, list[CheckResult]], bool]
 Progress = Callable[[Any], None]
-START_TIMEOUT = 60.0
-"""Seconds a new worker may take to import the oracle and the engine and answer the handshake."""
+IMPORT_SECONDS = 30.0
+"""Seconds a new worker may take to import the oracle and the engine, on top of the engine's start-up deadline
+(``--start-timeout``, for ``create`` and the handshake)."""
 RESTART_LIMIT = 3
 """Workers in a row that may fail to start before the run stops."""
 SILENCE_MARGIN = 2.0
-"""Seconds past three per-call timeouts that a unit may go without a new engine call before it counts as hung."""
+"""Seconds past three per-call timeouts (or the start-up deadline, while an engine starts) that a unit may go
+without a new engine call before it counts as hung."""
 TAIL_BYTES = 4000
 POLL = 0.2
 
@@ -88,9 +90,11 @@ class _Worker:
     def hello(self, impl: str, timeout: float, options: CheckOptions) -> Handshake:
         """Send the engine to load; its handshake, or EngineRefused / a dead-worker error."""
         self.outbox.send(("hello", impl, timeout, options))
-        if not self.inbox.poll(START_TIMEOUT):
+        allowed = IMPORT_SECONDS + options.start_timeout
+        if not self.inbox.poll(allowed):
             self.kill()
-            raise OSError(f"the worker did not answer within {START_TIMEOUT:g} s of starting{self.tail_note()}")
+            raise OSError(f"the worker did not answer within {allowed:g} s of starting (--start-timeout "
+                          f"{options.start_timeout:g} s for the engine){self.tail_note()}")
         try:
             message = self.inbox.recv()
         except (EOFError, OSError):
@@ -244,9 +248,9 @@ class Supervisor:
                 while queue and (self._idle or len(self._busy) < self.jobs):
                     index = queue[0]
                     unit = units[index]
-                    if unit.unsupported:
+                    if unit.skipped:
                         queue.popleft()
-                        if not sink(index, unsupported_results(unit, unit.unsupported)):
+                        if not sink(index, skipped_results(unit)):
                             status.stopped = "the failure limit was reached"
                         continue
                     worker = self._idle.pop() if self._idle else None
@@ -316,6 +320,8 @@ class Supervisor:
                 continue
             worker.sign_of_life(now)
             silence = unit.silence if unit.silence is not None else 3 * self.timeout + SILENCE_MARGIN
+            if worker.activity.method in START_METHODS:
+                silence = max(silence, self.options.start_timeout + SILENCE_MARGIN)
             if now - worker.started > unit.deadline:
                 keep_going &= sink(index, self._lost(worker, unit, Outcome.TIMEOUT,
                                                      f"ran past the check's deadline of {unit.deadline:g} s"))

@@ -22,6 +22,7 @@ from typing import Any
 
 from oracle.check import CheckOptions, EngineUnderTest, RunContext, Unit, load_suites, lost_results, run_unit
 from oracle.harness import EngineFault, ImplError, describe_fault, on_engine_call
+from oracle.portable import shown_traceback
 from oracle.results import CheckResult, Outcome
 from oracle.supervise.activity import ActivityWriter
 
@@ -58,7 +59,7 @@ def serve(inbox: Connection, out: Connection) -> None:
     _, impl, timeout, options = inbox.recv()
     assert isinstance(options, CheckOptions)
     try:
-        eut = EngineUnderTest.load(impl, timeout)
+        eut = EngineUnderTest.load(impl, timeout, options.start_timeout)
         handshake = eut.fresh().handshake
     except ImplError as exc:
         _send(out, ("refused", str(exc)))
@@ -89,7 +90,7 @@ def serve(inbox: Connection, out: Connection) -> None:
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            text = shown_traceback("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
             results = lost_results(unit, Outcome.ERROR, f"the check raised {type(exc).__name__}: {exc}",
                                    {"traceback": text[-4000:]})
         _send_results(out, index, unit, results, context.attachment)

@@ -29,7 +29,9 @@ from oracle.wire.settings import WireSettings
 
 JSON = dict[str, Any]
 HARNESS_MARGIN = 0.2
-STARTUP_SECONDS = 10.0
+STARTUP_SECONDS = 30.0
+"""Seconds a new engine process may take to answer its handshake when no harness deadline is running (under the
+harness, ``create``'s start-up deadline, ``--start-timeout``, bounds it)."""
 
 
 def call_deadline(settings: WireSettings, at_least: float = 0.0) -> Deadline:

@@ -16,6 +16,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from oracle.portable import shown_path
 from oracle.wire.methods import (
     MAX_LINE_BYTES,
     METHODS,
@@ -185,7 +186,7 @@ def error_of(exc: Exception) -> JSON:
     frames = traceback.extract_tb(exc.__traceback__)
     error: JSON = {"code": ErrorCode.ENGINE_ERROR.value, "message": str(exc), "exception": type(exc).__name__}
     if frames:
-        error["where"] = f"{frames[-1].filename}:{frames[-1].lineno}"
+        error["where"] = f"{shown_path(frames[-1].filename)}:{frames[-1].lineno}"
     return error
 
 

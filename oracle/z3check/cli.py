@@ -1,7 +1,9 @@
 """``oracle z3``: prove the model properties, check an engine through the models, export boundary scenarios.
 
 The lead's ``oracle/cli.py`` mounts this app with ``app.add_typer(z3_app, name="z3")``. Exit codes follow
-``oracle``'s: 0 everything held or passed; 1 a proof or a check failed; 2 bad input.
+``oracle``'s (:mod:`oracle.exits`): 0 everything held or passed; 1 a proof or a check failed; 2 bad input; for
+``conform`` also 3 a row incomplete (its budget ran out, or it checked no case) and 4 nothing checked (every row
+unsupported by the engine).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import typer
 
 from oracle.exits import EXIT_FAILED, EXIT_OK, bad_input
 from oracle.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault, resolve_impl
+from oracle.reports.common import exit_code, verdict
 from oracle.results import CheckResult
 
 z3_app = typer.Typer(
@@ -138,7 +141,7 @@ def conform_command(
                + (", full domains" if full else f", sample seed {seed}"))
     results = run_conformance(new_subject, options)
     _print(results, time.perf_counter() - started)
-    raise typer.Exit(EXIT_OK if all(r.outcome.ok for r in results) else EXIT_FAILED)
+    raise typer.Exit(exit_code(results))
 
 
 def _print(results: list[CheckResult], seconds: float) -> None:
@@ -156,5 +159,4 @@ def _print(results: list[CheckResult], seconds: float) -> None:
         if result.reproduce:
             typer.echo(f"{'':17}reproduce: {result.reproduce}")
     failed = [r for r in results if not r.outcome.ok]
-    verdict = "PASSED" if not failed else "FAILED"
-    typer.echo(f"{verdict}: {len(results)} checks, {len(failed)} not ok, in {seconds:.1f} s")
+    typer.echo(f"{verdict(results)}: {len(results)} checks, {len(failed)} not ok, in {seconds:.1f} s")

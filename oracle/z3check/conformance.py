@@ -352,7 +352,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
     try:
         subject = new_subject()
     except EngineFault as fault:
-        return every(fault.outcome, str(fault))
+        return every(fault.outcome, str(fault), **fault.details)
     engine = f"{subject.handshake.engine} {subject.handshake.version}".strip()
     missing_features = [f for f in row.requires if not getattr(subject.handshake, f, False)]
     if missing_features:
@@ -407,7 +407,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
                 SUITE, cid, title, first_fault.outcome, rules=rules, message=f"{first_fault} (case {faulty_case.id}; "
                 f"{len(faults)} case(s) ended by an engine fault, {checked} checked)",
                 reproduce=_reproduce(options, faulty_case), duration=seconds,
-                details={**summary, "state": faulty_case.facts, "case": faulty_case.id}))
+                details={**summary, "state": faulty_case.facts, "case": faulty_case.id, **first_fault.details}))
         elif undrivable:
             pending = undrivable[0].pending
             results.append(CheckResult(
@@ -415,11 +415,15 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
                 message=f"{len(undrivable)} of {len(undrivable) + checked} case(s) reach a decision the adapter "
                         f"cannot drive ({checked} agree with the model): {undrivable[0]}",
                 details={**summary, UNDRIVABLE: undrivable_reason(pending), "kind": pending.get("kind")}))
-        elif out_of_time or not checked:
+        elif out_of_time:
             results.append(CheckResult(
                 SUITE, cid, title, Outcome.INCOMPLETE, rules=rules, duration=seconds, details=summary,
                 message=f"only {checked} of {len(keys)} selected cases checked before the row's budget of "
                         f"{options.budget:g} s ran out (raise it with --z3-budget)"))
+        elif not checked:
+            results.append(CheckResult(
+                SUITE, cid, title, Outcome.INCOMPLETE, rules=rules, duration=seconds, details=summary,
+                message=f"0 cases checked ({len(keys)} selected of {domain}): the row exercised nothing"))
         else:
             results.append(CheckResult(SUITE, cid, title, Outcome.PASS, rules=rules, duration=seconds,
                                        message=f"{checked} of {domain} cases agree with the model",

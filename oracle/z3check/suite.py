@@ -47,9 +47,10 @@ def _plan(context: PlanContext) -> list[Unit]:
     unsupported = players_unsupported(context.handshake, players)
     if unsupported:
         unsupported += f" (the Z3 cases are {players}-player positions)"
+    deadline = budget + GRACE + 2 * context.options.timeout + context.options.start_timeout
     return [
         Unit(SUITE, row.name, tuple(PlannedCheck(cid, title, rules) for cid, title, rules in row_checks(row)),
-             payload=row.name, deadline=budget + GRACE + 2 * context.options.timeout, unsupported=unsupported,
+             payload=row.name, deadline=deadline, unsupported=unsupported,
              reproduce=f"oracle z3 conform --impl {shlex.quote(context.impl)} --row {row.name}")
         for row in ROWS
     ]

@@ -1,6 +1,7 @@
 """Reading JSON reports (``oracle check --report-json``) for the site and the badge, tolerating fields that
 older or newer reports lack or add (``sources``, ``causes``, per-check ``notes``, ``run.complete``,
-``coverage``, which older reports get from their results)."""
+``coverage``, which older reports get from their results). Format 1 reports (before ``not-applicable`` and
+``NOTHING CHECKED``) load as they were written: their other-variant checks stay ``unsupported``."""
 
 from __future__ import annotations
 
@@ -11,17 +12,20 @@ from pathlib import Path
 from typing import Any
 
 from oracle.cards import catalogue
-from oracle.results import Outcome
+from oracle.results import UNSUPPORTED_CALL, Outcome
+from oracle.undrivable import UNDRIVABLE
 
 FORMAT_PREFIX = "vale-oracle/report/"
 
 
 class Verdict(Enum):
-    """The run's verdict: PASSED, FAILED, or INCOMPLETE (it stopped early with nothing failed)."""
+    """The run's verdict: PASSED, FAILED, INCOMPLETE (it stopped early or a check is incomplete, with nothing
+    failed) or NOTHING CHECKED (no check ran)."""
 
     PASSED = "PASSED"
     FAILED = "FAILED"
     INCOMPLETE = "INCOMPLETE"
+    NOTHING_CHECKED = "NOTHING CHECKED"
 
 
 class ReportError(ValueError):
@@ -56,6 +60,9 @@ class Result:
     file: str | None
     line: int | None
     notes: tuple[str, ...]
+    unsupported_at_run: bool = False
+    """Unsupported although the engine's declarations allowed the check: the engine refused a call or marked a
+    decision undrivable (``details.unsupported_call`` or ``details.undrivable``)."""
 
 
 @dataclass(frozen=True)
@@ -73,11 +80,13 @@ class Cause:
 
 @dataclass(frozen=True)
 class Coverage:
-    """How many checks citing one rule or card ran, passed, and were unsupported (never counted as run)."""
+    """How many checks citing one rule or card ran, passed, were unsupported and not applicable (neither counted
+    as run)."""
 
     ran: int = 0
     passed: int = 0
     unsupported: int = 0
+    not_applicable: int = 0
 
 
 @dataclass(frozen=True)
@@ -179,6 +188,8 @@ def _result(reader: _Reader, raw: Any, index: int, card_ids: dict[str, str]) -> 
         file=file if isinstance(file, str) else None,
         line=line if isinstance(line, int) and not isinstance(line, bool) else None,
         notes=tuple(_note_text(n) for n in notes) if isinstance(notes, list) else (_note_text(notes),),
+        unsupported_at_run=outcome is Outcome.UNSUPPORTED and bool(details.get(UNSUPPORTED_CALL)
+                                                                   or details.get(UNDRIVABLE)),
     )
 
 
@@ -206,7 +217,8 @@ def _count(value: object) -> int:
 def _coverage(raw: object) -> dict[str, Coverage] | None:
     if not isinstance(raw, dict):
         return None
-    return {str(key): Coverage(_count(t.get("ran")), _count(t.get("passed")), _count(t.get("unsupported")))
+    return {str(key): Coverage(_count(t.get("ran")), _count(t.get("passed")), _count(t.get("unsupported")),
+                               _count(t.get("not_applicable")))
             for key, t in raw.items() if isinstance(t, dict)}
 
 
@@ -217,9 +229,12 @@ def _coverage_of(results: tuple[Result, ...], keys: str) -> dict[str, Coverage]:
         for key in dict.fromkeys(result.rules if keys == "rules" else result.cards):
             t = out.get(key, Coverage())
             if result.outcome is Outcome.UNSUPPORTED:
-                out[key] = Coverage(t.ran, t.passed, t.unsupported + 1)
+                out[key] = Coverage(t.ran, t.passed, t.unsupported + 1, t.not_applicable)
+            elif result.outcome is Outcome.NOT_APPLICABLE:
+                out[key] = Coverage(t.ran, t.passed, t.unsupported, t.not_applicable + 1)
             else:
-                out[key] = Coverage(t.ran + 1, t.passed + (result.outcome is Outcome.PASS), t.unsupported)
+                out[key] = Coverage(t.ran + 1, t.passed + (result.outcome is Outcome.PASS), t.unsupported,
+                                    t.not_applicable)
     return out
 
 
@@ -229,7 +244,8 @@ def parse_report(data: Any, path: Path) -> Report:
     top = reader.obj(data, "the top level")
     fmt = top.get("format")
     if not isinstance(fmt, str) or not fmt.startswith(FORMAT_PREFIX):
-        raise reader.fail("format", f"expected {FORMAT_PREFIX}1, got {fmt!r} (is this an `oracle check` report?)")
+        raise reader.fail("format", f"expected {FORMAT_PREFIX}1 or {FORMAT_PREFIX}2, got {fmt!r} (is this an "
+                          "`oracle check` report?)")
     run = reader.obj(top.get("run"), "run")
     engine = reader.obj(run.get("engine"), "run.engine")
     raw_results = top.get("results")
@@ -259,10 +275,12 @@ def parse_report(data: Any, path: Path) -> Report:
     written = totals.get("verdict") if isinstance(totals, dict) else None
     if written in {v.value for v in Verdict}:
         verdict = Verdict(written)
-    elif any(not r.outcome.ok for r in results):
+    elif any(not r.outcome.ok and r.outcome is not Outcome.INCOMPLETE for r in results):
         verdict = Verdict.FAILED
+    elif not complete or any(r.outcome is Outcome.INCOMPLETE for r in results):
+        verdict = Verdict.INCOMPLETE
     else:
-        verdict = Verdict.PASSED if complete else Verdict.INCOMPLETE
+        verdict = Verdict.PASSED if any(r.outcome.ran for r in results) else Verdict.NOTHING_CHECKED
     return Report(
         path=path,
         engine=reader.text(engine, "name", "run.engine"),

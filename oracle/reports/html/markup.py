@@ -21,6 +21,7 @@ OUTCOME_SYMBOLS: dict[Outcome, str] = {
     Outcome.TIMEOUT: "◷",
     Outcome.INCOMPLETE: "…",
     Outcome.UNSUPPORTED: "–",
+    Outcome.NOT_APPLICABLE: "∅",
     Outcome.EXPECTED_FAILURE: "≈",
     Outcome.UNEXPECTED_PASS: "★",
 }
@@ -37,6 +38,8 @@ def outcome_class(outcome: Outcome) -> str:
         return "s-pass"
     if outcome is Outcome.UNSUPPORTED:
         return "s-unsupported"
+    if outcome is Outcome.NOT_APPLICABLE:
+        return "s-not-applicable"
     return "s-known" if outcome.ok else "s-fail"
 
 
@@ -62,11 +65,12 @@ VERDICT_LOOKS: dict[Verdict, tuple[str, str]] = {
     Verdict.PASSED: ("✓", "s-pass"),
     Verdict.FAILED: ("✗", "s-fail"),
     Verdict.INCOMPLETE: ("…", "s-known"),
+    Verdict.NOTHING_CHECKED: ("◌", "s-unsupported"),
 }
 
 
 def verdict_badge(verdict: Verdict) -> str:
-    """``✓ PASSED``, ``✗ FAILED`` or ``… INCOMPLETE``, in the verdict's colour."""
+    """``✓ PASSED``, ``✗ FAILED``, ``… INCOMPLETE`` or ``◌ NOTHING CHECKED``, in the verdict's colour."""
     symbol, css = VERDICT_LOOKS[verdict]
     return f'<span class="{css}"><span class="sym">{symbol}</span> {esc(verdict.value)}</span>'
 

@@ -31,7 +31,7 @@ def _implementations(matrix: Matrix) -> str:
             f"<td>{_exercised(report.rule_coverage)}</td><td>{_exercised(report.card_coverage)}</td>"
             f"<td>{esc(', '.join(report.suites))}</td><td>{esc(report.date)}</td></tr>")
     return ('<section id="implementations"><h2>Implementations</h2><table class="impls"><thead><tr>'
-            "<th>implementation</th><th>--impl</th><th>verdict</th><th>passes / checks run</th><th>checks</th>"
+            "<th>implementation</th><th>--impl</th><th>verdict</th><th>checked · passes</th><th>checks</th>"
             "<th>rules exercised</th><th>cards exercised</th>"
             f'<th>suites</th><th>date</th></tr></thead><tbody>{"".join(rows)}</tbody></table></section>')
 
@@ -66,7 +66,8 @@ def _filters(matrix: Matrix) -> str:
 def _legend() -> str:
     items = "".join(f"<li>{status_badge(s)} {esc(s.label)}</li>" for s in Status)
     return (f'<ul class="legend">{items}</ul><p class="muted">A cell is the passes over the checks run; '
-            "unsupported checks are not run and never count as passes.</p>")
+            "unsupported and not-applicable checks are not run (each kind has its symbol) and never count as "
+            "passes.</p>")
 
 
 def _cell(kind: str, row_id: str, col: Column, t: Tally) -> str:

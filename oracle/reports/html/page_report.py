@@ -33,7 +33,8 @@ def card_name(card_id: str) -> str:
 
 
 def is_failure(result: Result) -> bool:
-    return result.outcome not in (Outcome.PASS, Outcome.UNSUPPORTED)
+    """A check that ran and did not pass (unsupported and not-applicable checks did not run)."""
+    return result.outcome is not Outcome.PASS and result.outcome.ran
 
 
 def _check_item(result: Result) -> str:
@@ -143,7 +144,8 @@ def _card_grid(report: Report) -> str:
 
 def _coverage_rows(tallies: dict[str, Coverage], name: Callable[[str], str]) -> str:
     return "".join(f'<tr class="{"" if t.ran else "zero"}"><td>{esc(name(key))}</td><td class="num">{t.ran}</td>'
-                   f'<td class="num">{t.passed}</td><td class="num">{t.unsupported}</td></tr>'
+                   f'<td class="num">{t.passed}</td><td class="num">{t.unsupported}</td>'
+                   f'<td class="num">{t.not_applicable}</td></tr>'
                    for key, t in tallies.items())
 
 
@@ -151,12 +153,14 @@ def _coverage_table(label: str, tallies: dict[str, Coverage], name: Callable[[st
     exercised = sum(t.ran > 0 for t in tallies.values())
     return (f"<details><summary>{exercised} of {len(tallies)} {label}s exercised by a check that ran</summary>"
             f'<table class="totals coverage"><thead><tr><th>{esc(label)}</th><th>ran</th><th>passed</th>'
-            f"<th>unsupported</th></tr></thead><tbody>{_coverage_rows(tallies, name)}</tbody></table></details>")
+            f"<th>unsupported</th><th>not applicable</th></tr></thead><tbody>{_coverage_rows(tallies, name)}"
+            "</tbody></table></details>")
 
 
 def _coverage(report: Report) -> str:
     return ('<section id="coverage"><h2>Coverage of the rules catalogue</h2><p class="muted">How many checks '
-            "citing each rule id and card ran and passed; unsupported checks are shown apart, never as run."
+            "citing each rule id and card ran and passed; unsupported and not-applicable checks are shown apart, never "
+            "as run."
             f"</p>{_coverage_table('rule', report.rule_coverage, str)}"
             f"{_coverage_table('card', report.card_coverage, card_name)}</section>")
 
@@ -204,7 +208,10 @@ def failure_article(report: Report, result: Result) -> str:
 def _failures(report: Report) -> str:
     failing = [r for r in report.results if not r.outcome.ok]
     known = [r for r in report.results if r.outcome.ok and is_failure(r)]
-    unsupported = [r for r in report.results if r.outcome is Outcome.UNSUPPORTED]
+    skipped = [(Outcome.UNSUPPORTED, "Unsupported", "Checks the engine cannot run (it lacks a capability, the "
+                "expansion or a player count): not counted as run, never as passed"),
+               (Outcome.NOT_APPLICABLE, "Not applicable", "Checks of another reading of a rule variant than the "
+                "engine declares: not counted as run, never as passed")]
     parts = [f'<section id="failures"><h2>Failures ({len(failing)})</h2>']
     parts += [failure_article(report, r) for r in failing] or ['<p class="muted">None.</p>']
     parts.append("</section>")
@@ -212,12 +219,14 @@ def _failures(report: Report) -> str:
         parts.append(f'<section id="known"><h2>Known failures ({len(known)})</h2>')
         parts += [failure_article(report, r) for r in known]
         parts.append("</section>")
-    if unsupported:
+    for outcome, heading, summary in skipped:
+        listed = [r for r in report.results if r.outcome is outcome]
+        if not listed:
+            continue
         items = "".join(f"<li>{outcome_badge(r.outcome)} <code>{esc(r.id)}</code> "
-                        f'<span class="muted">{esc(one_line(r))}</span></li>' for r in unsupported)
-        parts.append(f'<section id="unsupported"><h2>Unsupported ({len(unsupported)})</h2><details><summary>'
-                     f"Checks the engine cannot run: not counted as run, never as passed</summary>"
-                     f'<ul class="checks">{items}</ul></details></section>')
+                        f'<span class="muted">{esc(one_line(r))}</span></li>' for r in listed)
+        parts.append(f'<section id="{esc(outcome.value)}"><h2>{heading} ({len(listed)})</h2><details><summary>'
+                     f'{summary}</summary><ul class="checks">{items}</ul></details></section>')
     return "\n".join(parts)
 
 

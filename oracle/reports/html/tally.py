@@ -24,23 +24,28 @@ class Status(Enum):
     KNOWN = "known"
     PASS = "pass"
     UNSUPPORTED = "unsupported"
+    NOT_APPLICABLE = "not-applicable"
     NOT_RUN = "not-run"
 
     @property
     def symbol(self) -> str:
         return {Status.FAIL: "✗", Status.KNOWN: "≈", Status.PASS: "✓", Status.UNSUPPORTED: "–",
-                Status.NOT_RUN: "·"}[self]
+                Status.NOT_APPLICABLE: "∅", Status.NOT_RUN: "·"}[self]
 
     @property
     def label(self) -> str:
         return {Status.FAIL: "failing", Status.KNOWN: "known failures only", Status.PASS: "all pass",
-                Status.UNSUPPORTED: "unsupported", Status.NOT_RUN: "not run"}[self]
+                Status.UNSUPPORTED: "not run: unsupported (the engine lacks a capability, the expansion or a "
+                                    "player count)",
+                Status.NOT_APPLICABLE: "not run: not applicable (another reading of a rule variant than the "
+                                       "engine declares)",
+                Status.NOT_RUN: "no check"}[self]
 
 
 @dataclass(frozen=True)
 class Tally:
-    """Checks counted: passes over the checks run (unsupported ones are not run), and the failing checks
-    (every outcome but pass and unsupported), as result indices of their report."""
+    """Checks counted: passes over the checks run (unsupported and not-applicable ones are not run), and the
+    failing checks (every outcome of a check that ran but pass), as result indices of their report."""
 
     checks: int
     passes: int
@@ -49,10 +54,11 @@ class Tally:
     known: int
     outcomes: frozenset[Outcome]
     failing: tuple[int, ...]
+    not_applicable: int = 0
 
     @property
     def run(self) -> int:
-        return self.checks - self.unsupported
+        return self.checks - self.unsupported - self.not_applicable
 
     @property
     def status(self) -> Status:
@@ -62,16 +68,19 @@ class Tally:
             return Status.KNOWN
         if self.passes:
             return Status.PASS
-        return Status.UNSUPPORTED if self.unsupported else Status.NOT_RUN
+        if self.unsupported:
+            return Status.UNSUPPORTED
+        return Status.NOT_APPLICABLE if self.not_applicable else Status.NOT_RUN
 
     @property
     def figure(self) -> str:
-        """``3/5``, ``3/5 +2 unsupported``, ``unsupported`` or ``not run``."""
+        """``3/5``, ``3/5 +2 unsupported +1 not applicable``, ``unsupported``, ``not applicable`` or ``not run``."""
         if not self.checks:
             return "not run"
         if not self.run:
-            return "unsupported"
+            return "unsupported" if self.unsupported else "not applicable"
         extra = f" +{self.unsupported} unsupported" if self.unsupported else ""
+        extra += f" +{self.not_applicable} not applicable" if self.not_applicable else ""
         return f"{self.passes}/{self.run}{extra}"
 
     @property
@@ -89,7 +98,8 @@ def tally(results: Iterable[Result]) -> Tally:
         not_ok=sum(not r.outcome.ok for r in seen),
         known=sum(r.outcome is Outcome.EXPECTED_FAILURE for r in seen),
         outcomes=frozenset(r.outcome for r in seen),
-        failing=tuple(r.index for r in seen if r.outcome not in (Outcome.PASS, Outcome.UNSUPPORTED)),
+        failing=tuple(r.index for r in seen if r.outcome is not Outcome.PASS and r.outcome.ran),
+        not_applicable=sum(r.outcome is Outcome.NOT_APPLICABLE for r in seen),
     )
 
 
