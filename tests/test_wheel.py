@@ -109,12 +109,14 @@ def _check(command: list[str], cwd: Path, out: Path, args: tuple[str, ...]) -> t
 def test_an_installed_wheel_runs_the_same_checks_from_another_folder_and_every_report_is_portable(
         installed: Path, tmp_path: Path) -> None:
     python = installed / "bin" / "python"
-    where = _run([str(python), "-c", "import oracle, sys, vale_fixtures, vale_invariants; "
-                  "print(oracle.__file__, vale_fixtures.__file__, vale_invariants.__file__); print(sys.path)"],
+    where = _run([str(python), "-c", "import json, oracle, sys, vale_fixtures, vale_invariants; "
+                  "print(oracle.__file__, vale_fixtures.__file__, vale_invariants.__file__); "
+                  "print(json.dumps(sys.path))"],
                  cwd=tmp_path)
-    files, _ = where.stdout.splitlines()
-    assert all(f.startswith(str(installed)) for f in files.split()), where.stdout + where.stderr
-    assert str(ROOT) not in where.stdout, "the checkout must not be on the wheel's sys.path"
+    files, search_path = where.stdout.splitlines()
+    assert all(Path(f).is_relative_to(installed) for f in files.split()), where.stdout + where.stderr
+    assert [] == [entry for entry in json.loads(search_path) if entry and Path(entry).is_relative_to(ROOT)], \
+        "the checkout must not be on the wheel's sys.path"
     elsewhere, other = tmp_path / "elsewhere", tmp_path / "other"
     elsewhere.mkdir()
     other.mkdir()
