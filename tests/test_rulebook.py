@@ -201,6 +201,17 @@ def test_positive_and_negative_scenarios_are_marked(site: Path) -> None:
     assert "negative" not in page.text(f"PAY-2--{only_positive.id}").split(only_positive.id)[0]
 
 
+def test_a_cards_scenario_count_says_how_many_are_both_positive_and_negative(site: Path) -> None:
+    from oracle.reports.rulebook.gather import is_negative, is_positive
+
+    naming = [s for s in _scenarios() if "art-wind-05" in s.cards]
+    positive, negative = sum(map(is_positive, naming)), sum(map(is_negative, naming))
+    both = positive + negative - len(naming)
+    expected = f"Scenarios naming Loki ({len(naming)}: {positive} positive, {negative} negative" + (
+        f", {both} of them both)" if both else ")")
+    assert expected in (site / "card-art-wind-05.html").read_text(encoding="utf-8")
+
+
 # ---------------------------------------------------------------------------------------------- the project's rulings
 
 
