@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
-from oracle.results import Outcome
 
 FIXTURES = {
     "vale_fixtures.superfluous_payment": "PAY-3",
@@ -56,4 +55,3 @@ def test_fixture_declares_the_rule_it_breaks() -> None:
     for impl, rule in FIXTURES.items():
         engine = importlib.import_module(impl).create()
         assert rule == engine.BROKEN_RULE
-        assert Outcome.PASS.ok

@@ -41,23 +41,24 @@ class ReferenceEngine:
 
     # ------------------------------------------------------------------ lifecycle
 
-    # Scenarios always load a position; new_game is checked by the setup suite and tests/test_reference_plumbing.py.
-    def new_game(self, setup: JSON) -> list[JSON]:  # pragma: no cover - scenarios start from snapshots
+    def new_game(self, setup: JSON) -> list[JSON]:
         """SETUP-1..3: seat the players, give starting points 1..4 from the first player, lay the deck."""
         try:
             parsed = parse_setup(setup, self.declared)
-        except SnapshotError as exc:
+        except SnapshotError as exc:  # pragma: no cover - a malformed setup
             raise SetupError(str(exc)) from None
         first = setup.get("first_player", 0)
         if not isinstance(first, int) or not 0 <= first < parsed.players:
-            raise SetupError(f"setup.first_player: must be a player index below {parsed.players}, got {first!r}")
+            raise SetupError(  # pragma: no cover - a malformed setup
+                f"setup.first_player: must be a player index below {parsed.players}, got {first!r}")
         sets = ["base", "artifacts"] if parsed.expansion else ["base"]
         expected = sorted(c.id for c in catalogue().in_sets(sets))
         deck = setup.get("deck")
         if deck is None:
-            deck = expected
+            deck = expected  # pragma: no cover - the setup suite's games deal the default; each scenario lays its own
         if not isinstance(deck, list) or sorted(deck) != expected:
-            raise SetupError(f"setup.deck: must list each of the {len(expected)} cards exactly once")
+            raise SetupError(  # pragma: no cover - a malformed setup
+                f"setup.deck: must list each of the {len(expected)} cards exactly once")
         starting_points = {(first + rank) % parsed.players: rank + 1 for rank in range(parsed.players)}
         state = GameState(
             setup=parsed, first_player=first, draw_pile=list(deck),
