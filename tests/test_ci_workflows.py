@@ -151,12 +151,13 @@ def outputs(env: dict[str, str]) -> dict[str, str]:
 
 
 def test_every_run_script_of_the_action_is_valid_bash(tmp_path: Path) -> None:
-    for name, step in steps().items():
-        if "run" in step:
-            script = tmp_path / "step.sh"
-            script.write_text(step["run"], encoding="utf-8")
-            checked = run("bash", "-n", str(script))
-            assert 0 == checked.returncode, f"{name}: {checked.stderr}"
+    scripts = {name: step["run"] for name, step in steps().items() if "run" in step}
+    assert scripts, "the action has no run step"
+    for name, text in scripts.items():
+        script = tmp_path / "step.sh"
+        script.write_text(text, encoding="utf-8")
+        checked = run("bash", "-n", str(script))
+        assert 0 == checked.returncode, f"{name}: {checked.stderr}"
 
 
 def test_the_check_step_writes_the_three_reports_and_the_summary_step_appends_the_markdown(tmp_path: Path) -> None:

@@ -52,6 +52,7 @@ def test_fixture_engine_is_caught_with_its_rule_id(impl: str, rule: str) -> None
 def test_fixture_declares_the_rule_it_breaks() -> None:
     import importlib
 
+    assert FIXTURES, "no fixture listed"
     for impl, rule in FIXTURES.items():
         engine = importlib.import_module(impl).create()
         assert rule == engine.BROKEN_RULE

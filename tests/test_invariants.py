@@ -185,6 +185,7 @@ def test_reference_snapshots_are_stable() -> None:
 
 
 def test_every_invariant_cites_catalogued_rules() -> None:
+    assert INVARIANTS, "no invariant registered"
     for invariant in INVARIANTS.values():
         assert invariant.rules and all(r in rules() for r in invariant.rules), invariant.name
 

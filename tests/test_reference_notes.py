@@ -58,6 +58,7 @@ def test_notes_are_written_in_private_under_their_names_with_json_values() -> No
 
 
 def test_every_note_round_trips_its_empty_value() -> None:
+    assert NOTES, "no note registered"
     for name, note in NOTES.items():
         assert name == note.name
         assert note.empty == note.from_json(note.to_json(note.empty))

@@ -230,6 +230,7 @@ def test_the_projects_own_rulings_are_marked_with_their_reasoning(site: Path) ->
 
 def test_each_variant_shows_its_values_with_their_meanings_the_projects_first(site: Path) -> None:
     pages = _pages(site)
+    assert variants(), "no rule variant declared"
     for rule_id, variant in variants().items():
         text = pages[_rule_page(rule_id)].text(f"rule-{rule_id}")
         assert f"{variant.values[0]} the project's ruling" in text

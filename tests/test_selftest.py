@@ -44,9 +44,9 @@ def test_every_fixture_module_with_an_engine_gets_a_plan() -> None:
 
 
 def test_each_rule_breaking_fixture_must_be_caught_with_its_declared_rule() -> None:
-    for plan in plans():
-        if plan.expect is not Expect.CAUGHT:
-            continue
+    caught = [plan for plan in plans() if plan.expect is Expect.CAUGHT]
+    assert caught, "no plan expects a fixture to be caught"
+    for plan in caught:
         engine = importlib.import_module(plan.impl).create()
         assert engine.BROKEN_RULE == plan.rule
         assert ["--rule", plan.rule] == list(plan.args[2:])

@@ -50,6 +50,7 @@ def ask(server: Server, method: str, **params: Any) -> JSON:
 # ---------------------------------------------------------------------- one description, two transports
 
 def test_every_engine_method_is_on_the_wire_with_the_same_arguments() -> None:
+    assert ENGINE_METHODS, "no engine method listed"
     for name in ENGINE_METHODS:
         in_process = tuple(p for p in inspect.signature(getattr(Engine, name)).parameters if p != "self")
         assert in_process == METHODS[name].params, name
@@ -63,6 +64,7 @@ def test_every_request_the_client_writes_fits_the_request_schema() -> None:
         "new_game": {"setup": setup}, "apply": {"action": reference.legal_actions()[0]},
         "load": {"snapshot": reference.export()}, "observe": {"legal_actions": True, "snapshot": False},
     }
+    assert METHODS, "no wire method listed"
     for name in METHODS:
         assert [] == violations("wire-request.schema.json", json.loads(request_line(7, name, params.get(name, {}))))
 

@@ -105,6 +105,7 @@ def test_upgrade_answers_are_distinct_stones_one_step_each() -> None:
 
 
 def test_upgrade_answers_agree_with_the_count_model() -> None:
+    assert m.stone_collections(m.MAX_STONES), "an empty domain"
     for held in m.stone_collections(m.MAX_STONES):
         eligible = Stones(red=held.red, blue=held.blue)
         for source in (THOTH, DUDURI):
@@ -113,6 +114,7 @@ def test_upgrade_answers_agree_with_the_count_model() -> None:
 
 
 def test_the_incense_burner_pays_like_a_cost_of_3_over_the_whole_domain() -> None:
+    assert m.ALL_VALUE_CARDS and m.stone_collections(m.MAX_STONES), "an empty domain"
     for cards in m.ALL_VALUE_CARDS:
         values = StoneValues(*cards.values)
         for held in m.stone_collections(m.MAX_STONES):

@@ -40,6 +40,7 @@ def test_export_writes_each_group(exported: dict[str, list[Path]]) -> None:
 def test_every_file_is_toml_with_the_documented_keys(exported: dict[str, list[Path]]) -> None:
     catalogue = rules()
     ids = set()
+    assert exported and all(exported.values()), "a kind with no exported file"
     for paths in exported.values():
         for path in paths:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -52,7 +53,9 @@ def test_every_file_is_toml_with_the_documented_keys(exported: dict[str, list[Pa
 
 def test_the_scenario_loader_accepts_them_and_the_reference_passes(exported: dict[str, list[Path]]) -> None:
     reference = EngineUnderTest.load("oracle.reference", 5.0)
-    for path in _sample(exported):
+    sample = _sample(exported)
+    assert sample, "no exported scenario sampled"
+    for path in sample:
         scenario = load_file(path)
         assert Outcome.PASS is run_scenario(reference, scenario).outcome, path.read_text()
 

@@ -33,6 +33,7 @@ def test_card_values_follow_rul_16() -> None:
 
 
 def test_model_payments_equal_the_reference_payments_over_the_whole_domain() -> None:
+    assert m.ALL_VALUE_CARDS and m.stone_collections(m.MAX_STONES) and m.MIN_COST <= m.MAX_COST, "an empty domain"
     for cards in m.ALL_VALUE_CARDS:
         values = StoneValues(*cards.values)
         for cost in range(m.MIN_COST, m.MAX_COST + 1):
