@@ -7,6 +7,7 @@ text."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
@@ -62,8 +63,8 @@ def _run(texts: tuple[str, ...]) -> RunInfo:
                    stopped=texts[0])
 
 
-def _report(texts: tuple[str, ...], check_id: str = "PAY-x") -> dict[str, Any]:
-    return build_report(_results(texts, check_id), _run(texts))
+def _report(texts: tuple[str, ...]) -> dict[str, Any]:
+    return build_report(_results(texts, texts[0]), _run(texts))
 
 
 def _pages(texts: tuple[str, ...]) -> dict[str, str]:
@@ -107,7 +108,7 @@ def test_engine_text_makes_no_element_or_attribute_in_the_html(name: str, texts:
     hostile, benign = _pages(texts)[name], _pages(BENIGN[:len(texts)])[name]
     assert _shape(benign) == _shape(hostile)
     links = [e.get("href", "") for e in _elements(hostile) if e.get("href") is not None]
-    assert [] == [link for link in links if "evil" in link or link.lower().startswith("javascript")]
+    assert [] == [link for link in links if not re.match(r"(index|report-\d\d)\.html(#|$)|#", link)]
     assert [] == [e.tag for e in _elements(hostile) if "src" in e.attrib or any(a.startswith("on") for a in e.attrib)]
 
 
@@ -134,8 +135,8 @@ def test_script_json_has_no_angle_bracket_ampersand_or_line_separator_and_reads_
 
 @EACH
 def test_engine_text_makes_no_link_image_or_html_in_the_markdown(texts: tuple[str, ...]) -> None:
-    hostile = markdown_report(_results(texts, "PAY-x"), _run(texts))
-    benign = markdown_report(_results(BENIGN[:len(texts)], "PAY-x"), _run(BENIGN[:len(texts)]))
+    hostile = markdown_report(_results(texts, texts[0]), _run(texts))
+    benign = markdown_report(_results(BENIGN[:len(texts)], BENIGN[0]), _run(BENIGN[:len(texts)]))
     assert _markup(benign) == _markup(hostile)
     rendered = MarkdownIt("gfm-like").render(hostile)
     assert [] == [bad for bad in ("<script", "<img", "evil.example\"", "javascript:alert(1)\"", "<!--")
