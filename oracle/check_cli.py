@@ -9,6 +9,7 @@ did not finish.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -297,16 +298,16 @@ def check_command(
                              ("--scenario-timeout", scenario_timeout, 0.0),
                              ("--z3-budget", z3_budget, 0.0), ("--fuzz-budget", fuzz_budget, 0.0),
                              ("--unit-timeout", unit_timeout, 0.0)):
-        if not value > low:
-            raise bad_input(f"{name} must be more than 0 seconds, got {value:g}")
+        if not (math.isfinite(value) and value > low):
+            raise bad_input(f"{name} must be more than 0 seconds and finite, got {value:g}")
     if games < 0:
         raise bad_input("--games must be 0 or more")
     if jobs is None:
         jobs = default_jobs()
     if jobs < 1:
         raise bad_input("--jobs must be 1 or more")
-    if time_budget is not None and not time_budget > 0:
-        raise bad_input("--time-budget must be more than 0 seconds")
+    if time_budget is not None and not (math.isfinite(time_budget) and time_budget > 0):
+        raise bad_input(f"--time-budget must be more than 0 seconds and finite, got {time_budget:g}")
     if max_failures is not None and max_failures < 1:
         raise bad_input("--max-failures must be 1 or more")
     declared = _declared_variants(split_values(variant), impl)

@@ -24,6 +24,8 @@ import jsonschema
 import typer
 
 from oracle.exits import bad_input
+from oracle.nesting import Syntax, too_deep
+from oracle.reports.common import date_problem
 from oracle.reports.json_report import SCHEMA_FILES
 from oracle.results import Outcome
 from oracle.scenarios.expectations import FAILING, load_expectations
@@ -115,7 +117,11 @@ def read_report(path: Path) -> list[Reported]:
     """The checks of a JSON report, in report order; an id reported twice fails if either run failed."""
     file = display_path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        deep = too_deep(text, Syntax.JSON)
+        if deep is not None:
+            raise UpdateError(f"{file}:{deep.line}: not valid JSON: {deep.message}")
+        data = json.loads(text)
     except OSError as exc:
         raise UpdateError(f"{file}: cannot read the report ({exc.strerror})") from None
     except UnicodeDecodeError:
@@ -126,6 +132,11 @@ def read_report(path: Path) -> list[Reported]:
     if report_format not in SCHEMA_FILES:
         raise UpdateError(f"{file}: not a vale-oracle report (oracle check --report-json): at format: "
                           f"{report_format!r} is not one of {', '.join(map(repr, SCHEMA_FILES))}")
+    run = data.get("run")
+    date = run.get("date") if isinstance(run, dict) else None
+    problem = date_problem(date) if isinstance(date, str) else None
+    if problem is not None:
+        raise UpdateError(f"{file}: not a vale-oracle report (oracle check --report-json): at run/date: {problem}")
     error = jsonschema.exceptions.best_match(_report_validator(str(report_format)).iter_errors(data))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the top level"
@@ -165,6 +176,8 @@ def read_entries(path: Path, report_ids: Sequence[str]) -> tuple[str, list[Entry
 
 
 def _listed_ids(text: str) -> set[str]:
+    if too_deep(text, Syntax.TOML) is not None:
+        return set()
     try:
         raw = tomllib.loads(text).get("expected_failure", [])
     except tomllib.TOMLDecodeError:

@@ -14,6 +14,17 @@ from oracle.harness import python_version
 from oracle.results import CheckResult, Outcome
 
 JSON = dict[str, Any]
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+"""``run.date`` of a report: the start of the run, UTC, e.g. ``2024-05-01T12:00:00Z``."""
+
+
+def date_problem(text: str) -> str | None:
+    """Why ``text`` is not a ``run.date`` (a real UTC date and time in :data:`DATE_FORMAT`), or None."""
+    try:
+        datetime.strptime(text, DATE_FORMAT)
+    except ValueError:
+        return f"{text!r} is not a UTC date and time such as 2024-05-01T12:00:00Z"
+    return None
 
 
 @dataclass(frozen=True)
@@ -48,7 +59,7 @@ class RunInfo:
     @property
     def date(self) -> str:
         """The start of the run, UTC, ISO 8601 (``2024-05-01T12:00:00Z``)."""
-        return self.started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return self.started.astimezone(UTC).strftime(DATE_FORMAT)
 
     def to_json(self) -> JSON:
         return {

@@ -9,22 +9,8 @@ from pathlib import Path
 from oracle.reports.causes import Cause, causes_headline, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, rule_group, summary_line, totals, verdict
 from oracle.reports.coverage import Tally, card_coverage, rule_coverage
-from oracle.reports.sanitize import clean_result, clean_text
+from oracle.reports.sanitize import clean_result, clean_text, md_code, md_fence, md_text
 from oracle.results import CheckResult, Outcome
-
-
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    """Inline code that survives backticks in ``text``."""
-    text = " ".join(text.split())
-    fence = "`"
-    while fence in text:
-        fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _tally_table(title: str, label: str, groups: dict[str, list[CheckResult]]) -> list[str]:
@@ -37,7 +23,7 @@ def _tally_table(title: str, label: str, groups: dict[str, list[CheckResult]]) -
         unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in group)
         not_applicable = sum(r.outcome is Outcome.NOT_APPLICABLE for r in group)
         ok = sum(r.outcome.ok and r.outcome.ran for r in group)
-        lines.append(f"| {_cell(key)} | {len(group)} | {ok} | {unsupported} | {not_applicable} | "
+        lines.append(f"| {md_text(key)} | {len(group)} | {ok} | {unsupported} | {not_applicable} | "
                      f"{len(group) - ok - unsupported - not_applicable} |")
     return [*lines, ""]
 
@@ -51,18 +37,18 @@ def _grouped(results: Iterable[CheckResult], keys: Callable[[CheckResult], list[
 
 
 def _failure(result: CheckResult) -> list[str]:
-    lines = [f"#### {result.outcome.value}: `{result.id}`", "", f"{_cell(result.title)}", ""]
+    lines = [f"#### {result.outcome.value}: {md_code(result.id)}", "", md_text(result.title), ""]
     if result.rules:
-        lines.append(f"* rule: {', '.join(result.rules)}")
+        lines.append(f"* rule: {', '.join(md_text(r) for r in result.rules)}")
     if result.cards:
-        lines.append(f"* card: {', '.join(card_name(c) for c in result.cards)}")
+        lines.append(f"* card: {', '.join(md_text(card_name(c)) for c in result.cards)}")
     if result.step is not None:
         lines.append(f"* step: {result.step}")
     for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
         if text:
-            lines.append(f"* {label}: {_code(text)}")
+            lines.append(f"* {label}: {md_code(text)}")
     if result.reproduce:
-        lines += ["", "```sh", result.reproduce, "```"]
+        lines += ["", *md_fence(result.reproduce, "sh")]
     return [*lines, ""]
 
 
@@ -71,13 +57,13 @@ def _causes(causes: Sequence[Cause]) -> list[str]:
         return []
     lines = [f"### Causes: {causes_headline(causes)}", ""]
     for number, cause in enumerate(causes, 1):
-        rules = f" (rules {', '.join(cause.rules)})" if cause.rules else ""
-        lines.append(f"{number}. **{_cell(cause.facts.title)}**: {len(cause.members)} check(s){rules}; "
-                     f"smallest: {_code(cause.smallest_text)}")
-        lines.append(f"   members: {', '.join(_code(m.id) for m in cause.members)}")
+        rules = f" (rules {', '.join(md_text(r) for r in cause.rules)})" if cause.rules else ""
+        lines.append(f"{number}. **{md_text(cause.facts.title)}**: {len(cause.members)} check(s){rules}; "
+                     f"smallest: {md_code(cause.smallest_text)}")
+        lines.append(f"   members: {', '.join(md_code(m.id) for m in cause.members)}")
         text = cause.smallest.details.get("scenario_text")
         if isinstance(text, str) and text and not cause.smallest.details.get("scenario"):
-            lines += ["", "   ```toml", *(f"   {line}" for line in text.splitlines()), "   ```"]
+            lines += ["", *(f"   {line}" for line in md_fence(text, "toml"))]
     return [*lines, ""]
 
 
@@ -85,13 +71,13 @@ def _notes(results: Sequence[CheckResult]) -> list[str]:
     noted = [(r, n) for r in results for n in notes_of(r)]
     if not noted:
         return []
-    return ["### Notes (never failures)", "", *(f"* `{r.id}`: {_cell(n)}" for r, n in noted), ""]
+    return ["### Notes (never failures)", "", *(f"* {md_code(r.id)}: {md_code(n)}" for r, n in noted), ""]
 
 
 def _coverage_table(label: str, tallies: dict[str, Tally], name: Callable[[str], str]) -> list[str]:
     lines = [f"<details><summary>Coverage by {label}</summary>", "",
              f"| {label} | ran | passed | unsupported | not applicable |", "|---|---:|---:|---:|---:|"]
-    lines += [f"| {_cell(name(key))} | {t.ran} | {t.passed} | {t.unsupported} | {t.not_applicable} |"
+    lines += [f"| {md_text(name(key))} | {t.ran} | {t.passed} | {t.unsupported} | {t.not_applicable} |"
               for key, t in tallies.items()]
     return [*lines, "", "</details>", ""]
 
@@ -111,9 +97,10 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     lines = [
         f"## Vale Oracle conformance: {verdict(results, run)}",
         "",
-        f"**{_cell(summary_line(results, run))}**",
+        f"**{md_text(summary_line(results, run))}**",
         "",
-        f"Engine **{_cell(clean_text(run.engine))} {_cell(clean_text(run.engine_version))}** (`{run.impl}`), "
+        f"Engine {md_code(clean_text(run.engine))} {md_code(clean_text(run.engine_version))} "
+        f"({md_code(clean_text(run.impl))}), "
         f"suite version {run.suite_version}, suites {', '.join(run.suites) or '-'}, in {run.duration:.1f} s "
         f"({run.date}, Python {run.python}).",
         "",
@@ -122,7 +109,7 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
         lines += ["No check ran: every one is unsupported or not applicable for this engine"
                   + (" (allowed by `--allow-empty`)." if run.allow_empty else "; `oracle check` exits 4."), ""]
     if run.stopped:
-        lines += [f"**Incomplete**: the run stopped early ({_cell(run.stopped)}); {len(run.not_run)} check(s) "
+        lines += [f"**Incomplete**: the run stopped early ({md_text(run.stopped)}); {len(run.not_run)} check(s) "
                   "never ran.", ""]
     lines += _causes(group_causes(failed_results(results, run)))
     lines += [
@@ -147,7 +134,7 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     expected = [r for r in results if r.outcome is Outcome.EXPECTED_FAILURE]
     if expected:
         lines += ["### Expected failures", ""]
-        lines += [f"* `{r.id}`: {_cell(r.message)}" for r in expected]
+        lines += [f"* {md_code(r.id)}: {md_code(r.message)}" for r in expected]
         lines.append("")
     lines += _notes(results)
     lines += _coverage(results)

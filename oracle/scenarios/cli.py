@@ -14,7 +14,7 @@ import typer
 
 from oracle.exits import EXIT_BAD_INPUT
 from oracle.scenarios.describe import scenario_lines
-from oracle.scenarios.loader import check_file, default_dir, display_path, load_dir
+from oracle.scenarios.loader import NOT_REGULAR, check_file, default_dir, display_path, load_dir
 from oracle.scenarios.model import ScenarioError
 
 app = typer.Typer(
@@ -46,6 +46,8 @@ def lint_command(
     for path in chosen:
         if path.is_dir():
             loaded = load_dir(path)
+            for skipped in loaded.skipped:
+                typer.echo(f"warning: {skipped.file}: {skipped.message}", err=True)
             errors.extend(loaded.errors)
             files += loaded.files
             valid += len(loaded.scenarios)
@@ -54,6 +56,9 @@ def lint_command(
             errors.extend(problems)
             files += 1
             valid += scenario is not None and not problems
+        elif path.exists():
+            typer.echo(f"error: {display_path(path)}: {NOT_REGULAR}", err=True)
+            raise typer.Exit(EXIT_BAD_INPUT)
         else:
             typer.echo(f"error: {display_path(path)}: no such scenario file or directory", err=True)
             raise typer.Exit(EXIT_BAD_INPUT)
@@ -63,6 +68,9 @@ def lint_command(
         typer.echo(f"{len(errors)} error(s) in {files} file(s)", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
     where = display_path(chosen[0]) if len(chosen) == 1 else f"{len(chosen)} paths"
+    if not files:
+        typer.echo(f"error: no scenario files in {where}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
     typer.echo(f"{valid} scenario(s) valid in {where}")
 
 

@@ -23,6 +23,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.nesting import Syntax, too_deep
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.loader import display_path
 from oracle.scenarios.locate import key_lines, line_of
@@ -49,6 +50,9 @@ def load_expectations(path: Path, known_ids: Collection[str]) -> tuple[dict[str,
         return {}, [f"{file}: cannot read the expectations file ({exc.strerror})"]
     except UnicodeDecodeError:
         return {}, [f"{file}:1: not valid UTF-8"]
+    deep = too_deep(text, Syntax.TOML)
+    if deep is not None:
+        return {}, [f"{file}:{deep.line}: not valid TOML: {deep.message}"]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -24,6 +24,7 @@ from typing import Any
 import oracle
 from oracle.cards import catalogue
 from oracle.given import GivenError, complete_snapshot
+from oracle.nesting import Syntax, too_deep
 from oracle.protocol import DecisionKind
 from oracle.rules import rules as rules_catalogue
 from oracle.rules import variant_problem
@@ -273,6 +274,9 @@ def _toml_error(file: str, exc: tomllib.TOMLDecodeError) -> ScenarioError:
 def parse_text(text: str, path: Path, file: str | None = None) -> tuple[Scenario | None, list[ScenarioError]]:
     """Validate one scenario document; return the scenario (None when invalid) and every error found."""
     file = file or display_path(path)
+    deep = too_deep(text, Syntax.TOML)
+    if deep is not None:
+        return None, [ScenarioError(file, deep.line, f"not valid TOML: {deep.message}")]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -527,6 +531,8 @@ class ScenarioSet:
     scenarios: list[Scenario] = field(default_factory=list)
     errors: list[ScenarioError] = field(default_factory=list)
     files: int = 0
+    skipped: list[ScenarioError] = field(default_factory=list)
+    """``*.toml`` entries that are not regular files (a FIFO, a socket, a device): never opened, only named."""
 
     def by_id(self) -> dict[str, Scenario]:
         return {s.id: s for s in self.scenarios}
@@ -539,13 +545,25 @@ def scenario_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.rglob("*.toml") if p.is_file())
 
 
+NOT_REGULAR = "not a regular file (a FIFO, socket or device); skipped"
+
+
+def skipped_files(directory: Path) -> list[ScenarioError]:
+    """The ``*.toml`` entries below ``directory`` that are neither regular files nor directories: opening a
+    FIFO would block, so they are named and skipped."""
+    return [ScenarioError(display_path(p), 0, NOT_REGULAR)
+            for p in sorted(directory.rglob("*.toml")) if p.exists() and not p.is_file() and not p.is_dir()]
+
+
 def load_dir(directory: Path) -> ScenarioSet:
     """Validate every ``*.toml`` below ``directory`` (any depth); ids must be unique across them."""
     if not directory.is_dir():
         found = ScenarioSet(directory)
         found.errors.append(ScenarioError(display_path(directory), 0, "no such directory"))
         return found
-    return _load_files(directory, scenario_files(directory))
+    found = _load_files(directory, scenario_files(directory))
+    found.skipped.extend(skipped_files(directory))
+    return found
 
 
 def _load_files(directory: Path, files: list[Path]) -> ScenarioSet:

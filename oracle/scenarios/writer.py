@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle.cards import catalogue
+from oracle.path_names import path_component
 
 JSON = dict[str, Any]
 
@@ -85,6 +86,6 @@ def write_scenario(directory: Path, doc: JSON, subdir: str = "") -> Path:
     """Write ``doc`` as ``directory/subdir/<id>.toml`` and return the path."""
     target = directory / subdir if subdir else directory
     target.mkdir(parents=True, exist_ok=True)
-    path = target / f"{doc['id']}.toml"
+    path = target / f"{path_component(str(doc['id']))}.toml"
     path.write_text(toml_text(doc), encoding="utf-8")
     return path

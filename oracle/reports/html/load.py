@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from oracle.cards import catalogue
+from oracle.nesting import Syntax, too_deep
+from oracle.reports.common import date_problem
 from oracle.results import UNSUPPORTED_CALL, Outcome
 from oracle.undrivable import UNDRIVABLE
 
@@ -271,6 +273,10 @@ def parse_report(data: Any, path: Path) -> Report:
     duration = run.get("duration", 0.0)
     complete = run.get("complete", True) is not False
     stopped = run.get("stopped", "")
+    date = reader.text(run, "date", "run", "")
+    problem = date_problem(date) if date else None
+    if problem is not None:
+        raise reader.fail("run.date", problem)
     totals = top.get("totals")
     written = totals.get("verdict") if isinstance(totals, dict) else None
     if written in {v.value for v in Verdict}:
@@ -286,7 +292,7 @@ def parse_report(data: Any, path: Path) -> Report:
         engine=reader.text(engine, "name", "run.engine"),
         version=reader.text(engine, "version", "run.engine", ""),
         impl=reader.text(engine, "impl", "run.engine", ""),
-        date=reader.text(run, "date", "run", ""),
+        date=date,
         duration=float(duration) if isinstance(duration, int | float) else 0.0,
         suites=reader.texts(run, "suites", "run"),
         suite_version=reader.text(run, "suite_version", "run", ""),
@@ -311,6 +317,9 @@ def load_report(path: Path) -> Report:
         raise ReportError(f"{path}: cannot read ({exc.strerror})") from None
     except UnicodeDecodeError:
         raise ReportError(f"{path}: not UTF-8 text") from None
+    deep = too_deep(text, Syntax.JSON)
+    if deep is not None:
+        raise ReportError(f"{path}:{deep.line}: not valid JSON ({deep.message})")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

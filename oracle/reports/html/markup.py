@@ -3,6 +3,7 @@ stylesheet and script inlined (nothing is fetched when a page is viewed)."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from html import escape
 from importlib.resources import files
@@ -45,6 +46,17 @@ def outcome_class(outcome: Outcome) -> str:
 
 def esc(text: object) -> str:
     return escape(str(text), quote=True)
+
+
+_SCRIPT_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                                      "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def script_json(data: object) -> str:
+    """``data`` as JSON to embed in a ``<script>`` element (issue 21): ``<``, ``>``, ``&``, U+2028 and U+2029
+    are written as ``\\u`` escapes, so no text (``</script>``, ``<!--``, ``-->``) can end the script data or
+    switch the tokenizer into an escaped state, and ``JSON.parse`` reads back the same strings."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_JSON_ESCAPES)
 
 
 def anchor_id(prefix: str, name: str) -> str:

@@ -4,12 +4,20 @@ and a cell opens that implementation's failing checks for its row."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from oracle.reports.common import one_line
 from oracle.reports.html.load import Coverage, Result
-from oracle.reports.html.markup import esc, href, outcome_symbol, page, status_badge, tally_text, verdict_badge
+from oracle.reports.html.markup import (
+    esc,
+    href,
+    outcome_symbol,
+    page,
+    script_json,
+    status_badge,
+    tally_text,
+    verdict_badge,
+)
 from oracle.reports.html.page_report import is_failure
 from oracle.reports.html.tally import Column, Matrix, Status, Tally
 from oracle.results import Outcome
@@ -152,8 +160,7 @@ def panel_data(matrix: Matrix) -> dict[str, object]:
 
 
 def _data_script(data: dict[str, object]) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    return f'<script type="application/json" id="panel-data">{text}</script>'
+    return f'<script type="application/json" id="panel-data">{script_json(data)}</script>'
 
 
 def matrix_page(matrix: Matrix) -> str:

@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path
 
 import oracle
+from oracle.path_names import path_component
 from oracle.reports.html.load import Report, Result, Source
 from oracle.scenarios.describe import scenario_lines
 from oracle.scenarios.loader import default_dir, display_path, parse_text, scenario_files
@@ -28,7 +29,7 @@ class ScenarioView:
 def _rendered(scenario_id: str, file: str, text: str) -> tuple[tuple[str, ...], str]:
     """The scenario in words, or why it cannot be read (the file is checked as if named after its id: the
     report may name it as another machine did)."""
-    scenario, errors = parse_text(text, Path(file).with_name(f"{scenario_id}.toml"), file)
+    scenario, errors = parse_text(text, Path(file).with_name(f"{path_component(scenario_id)}.toml"), file)
     if scenario is None:
         return (), str(errors[0]) if errors else "not a valid scenario"
     return tuple(scenario_lines(scenario)), ""
