@@ -3,8 +3,9 @@
 Exit codes (:mod:`oracle.exits`, the first that applies): 2 on bad input, before anything runs; 130 and 143 when
 SIGINT or SIGTERM stopped it; 5 when a report could not be written; 1 when a check failed (an unsupported one too
 with ``--fail-on-unsupported``); 3 when the run stopped early or a check is incomplete; 4 when no check ran
-(``--allow-empty``: 0); else 0. Every requested report is written in every case, marked incomplete when the run
-did not finish.
+(``--allow-empty``: 0); else 0. Every requested report is written in every case but bad input, marked incomplete
+when the run did not finish: SIGINT and SIGTERM are caught from the first moment (:mod:`oracle.supervise.signals`),
+and a report that cannot be written at the end is reported after the summary.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """SIGINT and SIGTERM caught from the first moment of a run: the signal is recorded, never acted on at once.
 
-``oracle check`` installs the handlers before it reads anything, so a signal at any moment (loading the
-scenarios, while the engine starts, mid-run, while the reports are written) ends the run the same way: whatever
+``oracle check`` installs the handlers before it reads anything and keeps them until its reports are written, so a
+signal at any moment (loading the scenarios, while the engine starts, mid-run) ends the run the same way: whatever
 waits stops at its next look at :attr:`StopSignals.received`, and every requested report is written, marked
-incomplete.
+incomplete; one that comes after the run cannot interrupt the reports.
 """
 
 from __future__ import annotations
