@@ -3,8 +3,9 @@
 Exit codes (:mod:`oracle.exits`, the first that applies): 2 on bad input, before anything runs; 130 and 143 when
 SIGINT or SIGTERM stopped it; 5 when a report could not be written; 1 when a check failed (an unsupported one too
 with ``--fail-on-unsupported``); 3 when the run stopped early or a check is incomplete; 4 when no check ran
-(``--allow-empty``: 0); else 0. Every requested report is written in every case, marked incomplete when the run
-did not finish.
+(``--allow-empty``: 0); else 0. Every requested report is written in every case but bad input, marked incomplete
+when the run did not finish: SIGINT and SIGTERM are caught from the first moment (:mod:`oracle.supervise.signals`),
+and a report that cannot be written at the end is reported after the summary.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from oracle.reports.common import RunInfo, exit_code, failed_results, failing, s
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, load_expectations
+from oracle.supervise.signals import Stopped, StopSignals
 from oracle.supervise.supervisor import EngineRefused, RunStatus, Supervisor
 
 Echo = Callable[[str], None]
@@ -63,16 +65,28 @@ class ReportTargets:
     def json_to_stdout(self) -> bool:
         return self.json is not None and str(self.json) == "-"
 
+    def files(self) -> list[tuple[str, Path]]:
+        """Each report option given, with its path (standard output, ``-``, included)."""
+        return [(option, path) for option, path in (
+            ("--report-json", self.json), ("--junit-xml", self.junit), ("--markdown", self.markdown),
+            ("--markdown-append", self.markdown_append)) if path is not None]
+
     def refuse_unwritable(self) -> None:
-        for option, path in (("--report-json", self.json), ("--junit-xml", self.junit),
-                             ("--markdown", self.markdown), ("--markdown-append", self.markdown_append)):
-            if path is None or (option == "--report-json" and str(path) == "-"):
+        """Bad input (exit 2) when a report cannot be written where it is asked for, or when two reports name the
+        same file (one would overwrite the other)."""
+        named: dict[str, tuple[str, Path]] = {}
+        for option, path in self.files():
+            if option == "--report-json" and str(path) == "-":
                 continue
             if str(path) == "-":
                 raise bad_input(f"{option} -: only --report-json can write to standard output")
             problem = _unwritable(path)
             if problem:
                 raise bad_input(f"{option} {path}: cannot write the report there ({problem})")
+            first = named.setdefault(os.path.realpath(path), (option, path))
+            if first[0] != option:
+                raise bad_input(f"{first[0]} {first[1]} and {option} {path} name the same file: give each report "
+                                "a file of its own")
 
     def write(self, results: list[CheckResult], run: RunInfo, echo: Echo) -> list[str]:
         """Write every requested report; the problems met (a report that could not be written)."""
@@ -149,6 +163,9 @@ def start_engine(supervisor: Supervisor) -> Handshake:
     except OSError as exc:
         raise bad_input(f"--impl {supervisor.impl}: {exc}") from None
 
+
+NO_HANDSHAKE = "unknown"
+"""The engine's name and version in the reports of a run stopped before its handshake came."""
 
 NOTES_SHOWN = 10
 """How many notes the console lists (the reports list them all)."""
@@ -294,130 +311,143 @@ def check_command(
     from oracle.rules import rules as rules_catalogue
     from oracle.scenarios.loader import default_dir, display_path, load_dir, resolve_card_names
 
-    for name, value, low in (("--timeout", timeout, 0.0), ("--start-timeout", start_timeout, 0.0),
-                             ("--scenario-timeout", scenario_timeout, 0.0),
-                             ("--z3-budget", z3_budget, 0.0), ("--fuzz-budget", fuzz_budget, 0.0),
-                             ("--unit-timeout", unit_timeout, 0.0)):
-        if not (math.isfinite(value) and value > low):
-            raise bad_input(f"{name} must be more than 0 seconds and finite, got {value:g}")
-    if games < 0:
-        raise bad_input("--games must be 0 or more")
-    if jobs is None:
-        jobs = default_jobs()
-    if jobs < 1:
-        raise bad_input("--jobs must be 1 or more")
-    if time_budget is not None and not (math.isfinite(time_budget) and time_budget > 0):
-        raise bad_input(f"--time-budget must be more than 0 seconds and finite, got {time_budget:g}")
-    if max_failures is not None and max_failures < 1:
-        raise bad_input("--max-failures must be 1 or more")
-    declared = _declared_variants(split_values(variant), impl)
-    if declared:
-        from oracle.reference.declared import impl_for
+    signals = StopSignals()
+    with signals.caught():
+        for name, value, low in (("--timeout", timeout, 0.0), ("--start-timeout", start_timeout, 0.0),
+                                 ("--scenario-timeout", scenario_timeout, 0.0),
+                                 ("--z3-budget", z3_budget, 0.0), ("--fuzz-budget", fuzz_budget, 0.0),
+                                 ("--unit-timeout", unit_timeout, 0.0)):
+            if not (math.isfinite(value) and value > low):
+                raise bad_input(f"{name} must be more than 0 seconds and finite, got {value:g}")
+        if games < 0:
+            raise bad_input("--games must be 0 or more")
+        if jobs is None:
+            jobs = default_jobs()
+        if jobs < 1:
+            raise bad_input("--jobs must be 1 or more")
+        if time_budget is not None and not (math.isfinite(time_budget) and time_budget > 0):
+            raise bad_input(f"--time-budget must be more than 0 seconds and finite, got {time_budget:g}")
+        if max_failures is not None and max_failures < 1:
+            raise bad_input("--max-failures must be 1 or more")
+        declared = _declared_variants(split_values(variant), impl)
+        if declared:
+            from oracle.reference.declared import impl_for
 
-        impl = impl_for(declared)
-    targets = ReportTargets(report_json, junit_xml, markdown, markdown_append)
-    targets.refuse_unwritable()
-    echo: Echo = (lambda text: typer.echo(text, err=True)) if targets.json_to_stdout else typer.echo
+            impl = impl_for(declared)
+        targets = ReportTargets(report_json, junit_xml, markdown, markdown_append)
+        targets.refuse_unwritable()
+        echo: Echo = (lambda text: typer.echo(text, err=True)) if targets.json_to_stdout else typer.echo
 
-    started = time.perf_counter()
-    started_at = datetime.now(UTC)
-    load_suites()
-    selects, rule_ids, cards = split_values(select), split_values(rule), split_values(card)
-    unknown_rules = [r for r in rule_ids if r not in rules_catalogue()]
-    if unknown_rules:
-        raise bad_input(f"--rule {unknown_rules[0]!r}: no such rule id in the rules catalogue")
-    card_ids, unknown_cards = resolve_card_names(cards)
-    if unknown_cards:
-        raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id")
-    if scenarios is not None and not scenarios.is_dir():
-        raise bad_input(f"--scenarios {scenarios}: no such directory")
-    asked = list(split_values(suite))
-    unknown = [s for s in asked if s not in SUITES]
-    if unknown:
-        raise bad_input(f"--suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
-    chosen = asked or list(SUITES)
-    scenario_dir = scenarios if scenarios is not None else default_dir()
-    if "scenarios" in chosen and scenario_dir.is_dir():
-        loaded = load_dir(scenario_dir)
-        if loaded.errors:
-            for error in loaded.errors:
-                typer.echo(f"error: {error}", err=True)
-            raise bad_input(f"{len(loaded.errors)} invalid scenario file(s); see `oracle scenarios lint`")
-
-    extra: dict[str, object] = {"scenario_timeout": scenario_timeout, "z3_budget": z3_budget,
-                                "fuzz_seconds": fuzz_budget}
-    if scenarios is not None:
-        extra["scenarios_dir"] = str(scenarios)
-    if save_failures is not None:
-        extra["save_failures"] = str(save_failures)
-    if z3_full:
-        extra["z3_full"] = True
-    if validate_protocol:
-        from oracle.wire.validate import enable_protocol_validation
-
-        enable_protocol_validation()
-        extra["validate_protocol"] = True
-    options = CheckOptions(games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, select=selects,
-                           rules=rule_ids, cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra,
-                           variants=tuple(sorted(declared.items())))
-
-    supervisor = Supervisor(impl, timeout, options, jobs=jobs)
-    try:
-        handshake = start_engine(supervisor)
-        context = PlanContext(impl, handshake, options)
-        planned = plan_suites(context, chosen)
-        filtering = bool(selects or rule_ids or card_ids)
-        empty = [name for name, units in planned.items() if not units]
-        if filtering and not any(planned.values()):
-            raise bad_input("no check matches --select/--rule/--card")
-        if asked and empty:
-            why = "its filters leave nothing" if filtering else "it has no checks"
-            where = f" (no scenario files in {display_path(scenario_dir)})" if "scenarios" in empty and not filtering \
-                else ""
-            raise bad_input(f"--suite {empty[0]}: {why} to run{where}")
-        if not asked and "scenarios" in empty and not filtering:
-            raise bad_input(f"the scenarios suite found no scenario files in {display_path(scenario_dir)} "
-                            "(pass --scenarios DIR, or --suite to run other suites)")
-        expected: dict[str, ExpectedFailure] = {}
-        if expectations is not None:
-            known = {c.id for units in plan_suites(context, list(SUITES), filtered=False).values()
-                     for unit in units for c in unit.checks}
-            expected, problems = load_expectations(expectations, known)
-            if problems:
-                for problem in problems:
-                    typer.echo(f"error: {problem}", err=True)
-                raise bad_input(f"--expectations {expectations}: {len(problems)} problem(s)")
-        units: list[Unit] = [unit for name in chosen for unit in planned.get(name, [])]
-        ran = [name for name in chosen if planned.get(name)]
-        echo(f"oracle check: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
-             f"suites: {', '.join(ran)}, "
-             f"{sum(len(u.wanted) for u in units)} checks")
-        collected = Collected(expected, max_failures, fail_on_unsupported)
-        progress = CheckProgress(sum(len(u.wanted) for u in units), sys.stderr)
+        started = time.perf_counter()
+        started_at = datetime.now(UTC)
+        selects, rule_ids, cards = split_values(select), split_values(rule), split_values(card)
+        handshake: Handshake | None = None
+        supervisor: Supervisor | None = None
+        units: list[Unit] = []
+        ran: list[str] = []
+        collected = Collected({}, max_failures, fail_on_unsupported)
         try:
-            status = supervisor.run(units, progress.wrap(collected.add), time_budget)
-        finally:
-            progress.close()
-    finally:
-        supervisor.close()
+            load_suites()
+            unknown_rules = [r for r in rule_ids if r not in rules_catalogue()]
+            if unknown_rules:
+                raise bad_input(f"--rule {unknown_rules[0]!r}: no such rule id in the rules catalogue")
+            card_ids, unknown_cards = resolve_card_names(cards)
+            if unknown_cards:
+                raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id")
+            if scenarios is not None and not scenarios.is_dir():
+                raise bad_input(f"--scenarios {scenarios}: no such directory")
+            asked = list(split_values(suite))
+            unknown = [s for s in asked if s not in SUITES]
+            if unknown:
+                raise bad_input(f"--suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
+            chosen = asked or list(SUITES)
+            scenario_dir = scenarios if scenarios is not None else default_dir()
+            if "scenarios" in chosen and scenario_dir.is_dir():
+                loaded = load_dir(scenario_dir)
+                if loaded.errors:
+                    for error in loaded.errors:
+                        typer.echo(f"error: {error}", err=True)
+                    raise bad_input(f"{len(loaded.errors)} invalid scenario file(s); see `oracle scenarios lint`")
+            signals.check()
 
-    results = collected.ordered()
-    not_run = tuple(c.id for index in status.not_run for c in units[index].wanted)
-    run = _run_info(clean_text(handshake.engine), clean_text(handshake.version), impl, ran, started_at,
-                    time.perf_counter() - started, status, not_run, fail_on_unsupported, allow_empty,
-                    {"games": games, "seed": seed, "timeout": timeout, "start_timeout": start_timeout,
-                     "scenario_timeout": scenario_timeout,
-                     "z3_budget": z3_budget, "fuzz_budget": fuzz_budget, "unit_timeout": unit_timeout,
-                     "time_budget": time_budget, "max_failures": max_failures, "jobs": jobs,
-                     "fail_on_unsupported": fail_on_unsupported, "allow_empty": allow_empty,
-                     "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
-                     "scenarios": str(scenarios) if scenarios is not None else None,
-                     "expectations": str(expectations) if expectations else None})
-    print_summary(results, run, echo)
-    problems = targets.write(results, run, echo)
-    for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
-    raise typer.Exit(exit_code(results, run, report_failed=bool(problems)))
+            extra: dict[str, object] = {"scenario_timeout": scenario_timeout, "z3_budget": z3_budget,
+                                        "fuzz_seconds": fuzz_budget}
+            if scenarios is not None:
+                extra["scenarios_dir"] = str(scenarios)
+            if save_failures is not None:
+                extra["save_failures"] = str(save_failures)
+            if z3_full:
+                extra["z3_full"] = True
+            if validate_protocol:
+                from oracle.wire.validate import enable_protocol_validation
+
+                enable_protocol_validation()
+                extra["validate_protocol"] = True
+            options = CheckOptions(games=games, seed=seed, timeout=timeout, start_timeout=start_timeout,
+                                   select=selects, rules=rule_ids, cards=tuple(card_ids), unit_timeout=unit_timeout,
+                                   extra=extra, variants=tuple(sorted(declared.items())))
+
+            supervisor = Supervisor(impl, timeout, options, jobs=jobs, signals=signals)
+            handshake = start_engine(supervisor)
+            context = PlanContext(impl, handshake, options)
+            planned = plan_suites(context, chosen)
+            filtering = bool(selects or rule_ids or card_ids)
+            empty = [name for name, units in planned.items() if not units]
+            if filtering and not any(planned.values()):
+                raise bad_input("no check matches --select/--rule/--card")
+            if asked and empty:
+                why = "its filters leave nothing" if filtering else "it has no checks"
+                where = f" (no scenario files in {display_path(scenario_dir)})" \
+                    if "scenarios" in empty and not filtering else ""
+                raise bad_input(f"--suite {empty[0]}: {why} to run{where}")
+            if not asked and "scenarios" in empty and not filtering:
+                raise bad_input(f"the scenarios suite found no scenario files in {display_path(scenario_dir)} "
+                                "(pass --scenarios DIR, or --suite to run other suites)")
+            expected: dict[str, ExpectedFailure] = {}
+            if expectations is not None:
+                known = {c.id for units in plan_suites(context, list(SUITES), filtered=False).values()
+                         for unit in units for c in unit.checks}
+                expected, problems = load_expectations(expectations, known)
+                if problems:
+                    for problem in problems:
+                        typer.echo(f"error: {problem}", err=True)
+                    raise bad_input(f"--expectations {expectations}: {len(problems)} problem(s)")
+            units = [unit for name in chosen for unit in planned.get(name, [])]
+            ran = [name for name in chosen if planned.get(name)]
+            echo(f"oracle check: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
+                 f"suites: {', '.join(ran)}, "
+                 f"{sum(len(u.wanted) for u in units)} checks")
+            collected = Collected(expected, max_failures, fail_on_unsupported)
+            progress = CheckProgress(sum(len(u.wanted) for u in units), sys.stderr)
+            try:
+                status = supervisor.run(units, progress.wrap(collected.add), time_budget)
+            finally:
+                progress.close()
+        except Stopped as stop:
+            status = RunStatus(stopped=stop.signal_name)
+        finally:
+            if supervisor is not None:
+                supervisor.close()
+
+        results = collected.ordered()
+        not_run = tuple(c.id for index in status.not_run for c in units[index].wanted)
+        engine, version = (clean_text(handshake.engine), clean_text(handshake.version)) if handshake is not None \
+            else (NO_HANDSHAKE, NO_HANDSHAKE)
+        run = _run_info(engine, version, impl, ran, started_at,
+                        time.perf_counter() - started, status, not_run, fail_on_unsupported, allow_empty,
+                        {"games": games, "seed": seed, "timeout": timeout, "start_timeout": start_timeout,
+                         "scenario_timeout": scenario_timeout,
+                         "z3_budget": z3_budget, "fuzz_budget": fuzz_budget, "unit_timeout": unit_timeout,
+                         "time_budget": time_budget, "max_failures": max_failures, "jobs": jobs,
+                         "fail_on_unsupported": fail_on_unsupported, "allow_empty": allow_empty,
+                         "select": list(selects), "rules": list(rule_ids), "cards": list(cards),
+                         "scenarios": str(scenarios) if scenarios is not None else None,
+                         "expectations": str(expectations) if expectations else None})
+        print_summary(results, run, echo)
+        problems = targets.write(results, run, echo)
+        for problem in problems:
+            typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(exit_code(results, run, report_failed=bool(problems)))
 
 
 def _run_info(engine: str, version: str, impl: str, suites: list[str], started_at: datetime, seconds: float,

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.reports.files import write_report_file
 from oracle.reports.html.load import Coverage, Report
 from oracle.results import Outcome
 
@@ -93,5 +94,4 @@ def badge_json(report: Report, label: str = DEFAULT_LABEL) -> dict[str, object]:
 
 
 def write_badge(path: Path, report: Report, label: str = DEFAULT_LABEL) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(badge_json(report, label), ensure_ascii=False) + "\n", encoding="utf-8")
+    write_report_file(path, json.dumps(badge_json(report, label), ensure_ascii=False) + "\n")

@@ -21,6 +21,7 @@ from oracle.reports.common import (
     verdict,
 )
 from oracle.reports.coverage import coverage_json
+from oracle.reports.files import write_report_file
 from oracle.results import CheckResult, Outcome
 
 REPORT_FORMAT = "vale-oracle/report/2"
@@ -91,5 +92,4 @@ def write_json(path: Path, results: Sequence[CheckResult], run: RunInfo) -> None
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_report_file(path, text)

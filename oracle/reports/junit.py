@@ -15,12 +15,14 @@ passed through :func:`~oracle.reports.sanitize.clean_text`.
 from __future__ import annotations
 
 import dataclasses
+import io
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
 from oracle.reports.causes import causes_headline, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, one_line, summary_line, verdict
+from oracle.reports.files import write_report_file
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.results import CheckResult, Outcome
 
@@ -55,6 +57,11 @@ def _summary(result: CheckResult) -> str:
     return f"{head}{step}{result.outcome.value}: {one_line(result)}"
 
 
+UNPLANNED_CASE = "checks not yet planned"
+"""The one ``not-run`` case of a run stopped before it knew its checks (a signal while the engine started): a CI
+view never shows such a run as zero tests and no error."""
+
+
 def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
     results = [clean_result(r) for r in results]
     run = dataclasses.replace(run, engine=clean_text(run.engine), engine_version=clean_text(run.engine_version))
@@ -63,12 +70,13 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
                 for n, c in enumerate(causes, 1) for m in c.members}
     headline = f" ({causes_headline(causes)})" if causes else ""
     empty = verdict(results, run) == "NOTHING CHECKED"
+    unplanned = bool(run.stopped and not results and not run.not_run)
     root = ET.Element("testsuites", {
         "name": f"vale-oracle {run.suite_version}: {run.engine} {run.engine_version}{headline}: "
                 f"{summary_line(results, run)}",
-        "tests": str(len(results) + len(run.not_run) + empty),
+        "tests": str(len(results) + len(run.not_run) + empty + unplanned),
         "failures": str(sum(r.outcome in FAILURE for r in results) + (empty and not run.allow_empty)),
-        "errors": str(sum(r.outcome in ERROR for r in results) + len(run.not_run)),
+        "errors": str(sum(r.outcome in ERROR for r in results) + len(run.not_run) + unplanned),
         "skipped": str(sum(r.outcome in SKIPPED for r in results) + (empty and run.allow_empty)),
         "time": f"{run.duration:.3f}",
         "timestamp": run.date,
@@ -115,11 +123,12 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
             element.text = detail_text(result, cause)
     if empty:
         _nothing_checked(root, results, run)
-    if run.not_run:
-        suite = ET.SubElement(root, "testsuite", {"name": "not-run", "tests": str(len(run.not_run)), "failures": "0",
-                                                  "errors": str(len(run.not_run)), "skipped": "0", "time": "0",
+    not_run = run.not_run or ((UNPLANNED_CASE,) if unplanned else ())
+    if not_run:
+        suite = ET.SubElement(root, "testsuite", {"name": "not-run", "tests": str(len(not_run)), "failures": "0",
+                                                  "errors": str(len(not_run)), "skipped": "0", "time": "0",
                                                   "timestamp": run.date})
-        for check_id in run.not_run:
+        for check_id in not_run:
             case = ET.SubElement(suite, "testcase", {"classname": "not-run", "name": check_id, "time": "0"})
             ET.SubElement(case, "error", {"message": f"not run: {run.stopped}", "type": "not-run"})
     ET.indent(root)
@@ -140,5 +149,6 @@ def _nothing_checked(root: ET.Element, results: Sequence[CheckResult], run: RunI
 
 
 def write_junit(path: Path, results: Sequence[CheckResult], run: RunInfo) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    junit_tree(results, run).write(path, encoding="utf-8", xml_declaration=True)
+    out = io.BytesIO()
+    junit_tree(results, run).write(out, encoding="utf-8", xml_declaration=True)
+    write_report_file(path, out.getvalue())

@@ -9,6 +9,7 @@ from pathlib import Path
 from oracle.reports.causes import Cause, causes_headline, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, rule_group, summary_line, totals, verdict
 from oracle.reports.coverage import Tally, card_coverage, rule_coverage
+from oracle.reports.files import append_report_file, write_report_file
 from oracle.reports.sanitize import clean_result, clean_text, md_code, md_fence, md_text
 from oracle.results import CheckResult, Outcome
 
@@ -143,8 +144,8 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
 
 def write_markdown(path: Path, results: Sequence[CheckResult], run: RunInfo, append: bool = False) -> None:
     """Write the summary to ``path``; with ``append``, add it after what is there (``$GITHUB_STEP_SUMMARY``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a" if append else "w", encoding="utf-8") as out:
-        if append and path.stat().st_size:
-            out.write("\n")
-        out.write(markdown_report(results, run))
+    text = markdown_report(results, run)
+    if append:
+        append_report_file(path, text)
+    else:
+        write_report_file(path, text)

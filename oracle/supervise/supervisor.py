@@ -16,17 +16,17 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from oracle.check import CheckOptions, Unit, lost_results, skipped_results
 from oracle.harness import START_METHODS, Handshake
 from oracle.results import CheckResult, Outcome
 from oracle.supervise import activity
+from oracle.supervise.signals import Stopped, StopSignals
 
 # Results of one unit, by its index in the list given to run(); the sink returns False to stop the run.
 Sink = Callable[[int, list[CheckResult]], bool]
@@ -87,14 +87,20 @@ class _Worker:
         self.last_sign = 0.0
         self.last_calls = 0
 
-    def hello(self, impl: str, timeout: float, options: CheckOptions) -> Handshake:
-        """Send the engine to load; its handshake, or EngineRefused / a dead-worker error."""
+    def hello(self, impl: str, timeout: float, options: CheckOptions, signals: StopSignals) -> Handshake:
+        """Send the engine to load; its handshake, or EngineRefused / a dead-worker error (Stopped, with the
+        worker killed, when a signal comes first)."""
         self.outbox.send(("hello", impl, timeout, options))
         allowed = IMPORT_SECONDS + options.start_timeout
-        if not self.inbox.poll(allowed):
-            self.kill()
-            raise OSError(f"the worker did not answer within {allowed:g} s of starting (--start-timeout "
-                          f"{options.start_timeout:g} s for the engine){self.tail_note()}")
+        deadline = time.monotonic() + allowed
+        while not self.inbox.poll(POLL):
+            if signals.received:
+                self.kill()
+                signals.check()
+            if time.monotonic() > deadline:
+                self.kill()
+                raise OSError(f"the worker did not answer within {allowed:g} s of starting (--start-timeout "
+                              f"{options.start_timeout:g} s for the engine){self.tail_note()}")
         try:
             message = self.inbox.recv()
         except (EOFError, OSError):
@@ -169,7 +175,7 @@ class Supervisor:
     """Runs units on ``jobs`` worker processes for the engine ``impl``."""
 
     def __init__(self, impl: str, timeout: float, options: CheckOptions, jobs: int = 1,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, signals: StopSignals | None = None) -> None:
         self.impl = impl
         self.timeout = timeout
         self.options = options
@@ -179,7 +185,8 @@ class Supervisor:
         self._spawned = 0
         self._idle: list[_Worker] = []
         self._busy: list[_Worker] = []
-        self._signal = ""
+        self.signals = signals if signals is not None else StopSignals()
+        """The SIGINT / SIGTERM record: ``oracle check`` passes the one it installed before anything started."""
         self.handshake: Handshake | None = None
         self.attachments: dict[int, object] = {}
         """What units handed back besides their results (the fuzz report), by unit index."""
@@ -190,7 +197,7 @@ class Supervisor:
         self._spawned += 1
         worker = _Worker(self._folder, self._spawned)
         try:
-            handshake = worker.hello(self.impl, self.timeout, self.options)
+            handshake = worker.hello(self.impl, self.timeout, self.options, self.signals)
         except BaseException:
             worker.kill()
             raise
@@ -199,7 +206,8 @@ class Supervisor:
         return worker
 
     def start(self) -> Handshake:
-        """Start the first worker and return the engine's handshake (EngineRefused / OSError if it cannot)."""
+        """Start the first worker and return the engine's handshake (EngineRefused / OSError if it cannot,
+        Stopped when a signal comes first)."""
         self._idle.append(self._spawn())
         assert self.handshake is not None
         return self.handshake
@@ -217,30 +225,15 @@ class Supervisor:
 
     # ------------------------------------------------------------------ the run
 
-    @contextlib.contextmanager
-    def _signals(self) -> Iterator[None]:
-        def stop(signum: int, frame: FrameType | None) -> None:
-            self._signal = signal.Signals(signum).name
-
-        previous = {}
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(ValueError):
-                previous[sig] = signal.signal(sig, stop)
-        try:
-            yield
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
-
     def run(self, units: list[Unit], sink: Sink, time_budget: float | None = None) -> RunStatus:
         status = RunStatus()
         queue = deque(range(len(units)))
         deadline = time.monotonic() + time_budget if time_budget is not None else None
         failed_starts = 0
-        with self._signals():
+        with self.signals.caught():
             while queue or self._busy:
-                if self._signal:
-                    status.stopped = self._signal
+                if self.signals.received:
+                    status.stopped = self.signals.received
                     break
                 if deadline is not None and time.monotonic() > deadline:
                     status.stopped = f"the time budget of {time_budget:g} s ran out"
@@ -259,6 +252,9 @@ class Supervisor:
                             worker = self._spawn()
                             failed_starts = 0
                             status.restarts += 1
+                        except Stopped as stop:
+                            status.stopped = stop.signal_name
+                            break
                         except (OSError, EngineRefused) as exc:
                             queue.popleft()
                             failed_starts += 1

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.reports.files import write_report_file
 from oracle.reports.html.load import Report, load_report
 from oracle.reports.html.page_matrix import matrix_page
 from oracle.reports.html.page_report import report_page
@@ -49,6 +50,6 @@ def build_site(report_paths: Sequence[Path], directory: Path) -> Site:
     written = []
     for name, text in pages.items():
         data = text.encode("utf-8")
-        (directory / name).write_bytes(data)
+        write_report_file(directory / name, data)
         written.append((name, len(data)))
     return Site(directory, tuple(written))

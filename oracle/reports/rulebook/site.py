@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
+from oracle.reports.files import write_report_file
 from oracle.reports.html.load import load_report
 from oracle.reports.rulebook.gather import Rulebook, gather, load_scenarios
 from oracle.reports.rulebook.index import index_page
@@ -43,10 +44,10 @@ def build_rulebook(directory: Path, report_path: Path | None = None, scenarios_d
     (directory / ASSETS).mkdir(parents=True, exist_ok=True)
     pages = render_pages(gather(load_scenarios(scenarios_dir), report))
     for package, name in ASSET_FILES:
-        (directory / ASSETS / name).write_bytes(files(package).joinpath("assets", name).read_bytes())
+        write_report_file(directory / ASSETS / name, files(package).joinpath("assets", name).read_bytes())
     written = []
     for name, text in pages.items():
         data = text.encode("utf-8")
-        (directory / name).write_bytes(data)
+        write_report_file(directory / name, data)
         written.append((name, len(data)))
     return Written(directory, tuple(written))
