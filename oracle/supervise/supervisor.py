@@ -72,7 +72,7 @@ class _Worker:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "oracle.supervise.worker", str(to_worker_r), str(from_worker_w),
+                [sys.executable, "-P", "-m", "oracle.supervise.worker", str(to_worker_r), str(from_worker_w),
                  str(activity_path)],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, pass_fds=(to_worker_r, from_worker_w),
                 start_new_session=True, env=env,
