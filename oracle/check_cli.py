@@ -360,7 +360,7 @@ def check_command(
                            rules=rule_ids, cards=tuple(card_ids), unit_timeout=unit_timeout, extra=extra,
                            variants=tuple(sorted(declared.items())))
 
-    supervisor = Supervisor(impl, timeout, options, jobs=jobs)
+    supervisor = Supervisor(impl, timeout, options, jobs=jobs, reap_descendants=True)
     try:
         handshake = start_engine(supervisor)
         context = PlanContext(impl, handshake, options)

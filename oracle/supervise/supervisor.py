@@ -27,6 +27,7 @@ from oracle.check import CheckOptions, Unit, lost_results, skipped_results
 from oracle.harness import START_METHODS, Handshake
 from oracle.results import CheckResult, Outcome
 from oracle.supervise import activity
+from oracle.supervise.reaper import Reaper
 
 # Results of one unit, by its index in the list given to run(); the sink returns False to stop the run.
 Sink = Callable[[int, list[CheckResult]], bool]
@@ -166,10 +167,16 @@ class _Worker:
 
 
 class Supervisor:
-    """Runs units on ``jobs`` worker processes for the engine ``impl``."""
+    """Runs units on ``jobs`` worker processes for the engine ``impl``.
+
+    With ``reap_descendants`` (the process running ``oracle check``, never a host such as pytest's) this
+    process becomes a child subreaper until :meth:`close`, which kills every process the run left behind,
+    detached ones included (:mod:`oracle.supervise.reaper`); without it, :meth:`close` kills the workers'
+    process groups only.
+    """
 
     def __init__(self, impl: str, timeout: float, options: CheckOptions, jobs: int = 1,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, reap_descendants: bool = False) -> None:
         self.impl = impl
         self.timeout = timeout
         self.options = options
@@ -183,6 +190,7 @@ class Supervisor:
         self.handshake: Handshake | None = None
         self.attachments: dict[int, object] = {}
         """What units handed back besides their results (the fuzz report), by unit index."""
+        self._reaper = Reaper() if reap_descendants else None
 
     # ------------------------------------------------------------------ workers
 
@@ -209,6 +217,9 @@ class Supervisor:
             worker.quit()
         self._idle.clear()
         self._busy.clear()
+        if self._reaper is not None:
+            self._reaper.finish()
+            self._reaper = None
         for path in self._folder.glob("*"):
             with contextlib.suppress(OSError):
                 path.unlink()
