@@ -125,7 +125,7 @@ def allow_from_working_directory(module_name: str) -> None:
     """
     folder = os.getcwd()
     top = module_name.partition(".")[0]
-    if folder in sys.path or importlib.machinery.PathFinder.find_spec(top, [folder]) is None:
+    if {"", folder} & set(sys.path) or importlib.machinery.PathFinder.find_spec(top, [folder]) is None:
         return
     sys.path.append(folder)
     importlib.invalidate_caches()

@@ -4,6 +4,7 @@ in-process or a ``cmd:`` engine, while ``--impl myadapter`` from the adapter's o
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,11 @@ def test_an_adapter_in_the_working_directory_is_still_found_by_its_module_name(t
     run = _check(tmp_path, "myadapter")
     assert (EXIT_OK, False) == (run.returncode, marker.exists()), run.stdout + run.stderr
     assert "(myadapter)" in run.stdout
+
+
+def test_a_cmd_engine_inherits_the_environment_without_pythonsafepath(tmp_path: Path) -> None:
+    refuses_safe_path = ("import os, sys; 'PYTHONSAFEPATH' in os.environ and sys.exit(3); "
+                         "from oracle.reference import create; from oracle.wire.server import serve_stdio; "
+                         "sys.exit(serve_stdio(create))")
+    run = _check(tmp_path, f"cmd:{sys.executable} -P -c {shlex.quote(refuses_safe_path)}")
+    assert EXIT_OK == run.returncode, run.stdout + run.stderr
