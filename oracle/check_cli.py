@@ -387,7 +387,7 @@ def check_command(
                                    select=selects, rules=rule_ids, cards=tuple(card_ids), unit_timeout=unit_timeout,
                                    extra=extra, variants=tuple(sorted(declared.items())))
 
-            supervisor = Supervisor(impl, timeout, options, jobs=jobs, signals=signals)
+            supervisor = Supervisor(impl, timeout, options, jobs=jobs, signals=signals, reap_descendants=True)
             handshake = start_engine(supervisor)
             context = PlanContext(impl, handshake, options)
             planned = plan_suites(context, chosen)

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import copy
 import importlib
+import importlib.machinery
+import os
 import signal
 import sys
 import time
@@ -96,6 +98,7 @@ def resolve_impl(spec: str) -> Callable[[], Any]:
     factory_name = factory_name.strip() or DEFAULT_FACTORY
     if not module_name or not all(part.isidentifier() for part in module_name.split(".")):
         raise ImplError(f"--impl {spec!r}: expected 'package.module' or 'package.module:factory'")
+    allow_from_working_directory(module_name)
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
@@ -111,6 +114,21 @@ def resolve_impl(spec: str) -> Callable[[], Any]:
     if not callable(factory):
         raise ImplError(f"--impl {spec!r}: {module_name}.{factory_name} is not callable")
     return factory  # type: ignore[no-any-return]
+
+
+def allow_from_working_directory(module_name: str) -> None:
+    """Append the working directory LAST to ``sys.path`` when the top package of ``module_name`` is found there.
+
+    The oracle's Python processes run with the working directory off ``sys.path`` (``-P``), so no module
+    there can shadow one the oracle or the engine imports; ``--impl myadapter`` from the adapter's own folder
+    still loads, since the folder comes after the standard library and every installed package.
+    """
+    folder = os.getcwd()
+    top = module_name.partition(".")[0]
+    if {"", folder} & set(sys.path) or importlib.machinery.PathFinder.find_spec(top, [folder]) is None:
+        return
+    sys.path.append(folder)
+    importlib.invalidate_caches()
 
 
 def where_raised(exc: BaseException) -> str:

@@ -199,7 +199,7 @@ def run_plan(plan: Plan, reports: Path) -> Verdict:
         return Verdict(plan, False, plan.problem, 0.0, None)
     path = reports / f"{plan.name.replace(':', '-')}.json"
     path.unlink(missing_ok=True)
-    command = [sys.executable, "-m", "oracle.cli", "check", "--impl", plan.impl, "--report-json", str(path),
+    command = [sys.executable, "-P", "-m", "oracle.cli", "check", "--impl", plan.impl, "--report-json", str(path),
                *plan.args]
     started = time.perf_counter()
     try:

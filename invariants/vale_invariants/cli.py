@@ -186,7 +186,8 @@ def fuzz_command(
         budget += (" or " if budget else "") + f"{config.seconds:g} s"
     bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
     supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, start_timeout=start_timeout,
-                                                        players=player_counts), progress=bar)
+                                                        players=player_counts), progress=bar,
+                            reap_descendants=True)
     try:
         handshake = start_engine(supervisor)
         declared = [m for m in played_modes if m == "base" or getattr(handshake, m, False)]

@@ -26,6 +26,7 @@ from oracle.check import CheckOptions, Unit, lost_results, skipped_results
 from oracle.harness import START_METHODS, Handshake
 from oracle.results import CheckResult, Outcome
 from oracle.supervise import activity
+from oracle.supervise.reaper import Reaper
 from oracle.supervise.signals import Stopped, StopSignals
 
 # Results of one unit, by its index in the list given to run(); the sink returns False to stop the run.
@@ -72,7 +73,7 @@ class _Worker:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "oracle.supervise.worker", str(to_worker_r), str(from_worker_w),
+                [sys.executable, "-P", "-m", "oracle.supervise.worker", str(to_worker_r), str(from_worker_w),
                  str(activity_path)],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, pass_fds=(to_worker_r, from_worker_w),
                 start_new_session=True, env=env,
@@ -172,10 +173,17 @@ class _Worker:
 
 
 class Supervisor:
-    """Runs units on ``jobs`` worker processes for the engine ``impl``."""
+    """Runs units on ``jobs`` worker processes for the engine ``impl``.
+
+    With ``reap_descendants`` (the process running ``oracle check``, never a host such as pytest's) this
+    process becomes a child subreaper until :meth:`close`, which kills every process the run left behind,
+    detached ones included (:mod:`oracle.supervise.reaper`); without it, :meth:`close` kills the workers'
+    process groups only.
+    """
 
     def __init__(self, impl: str, timeout: float, options: CheckOptions, jobs: int = 1,
-                 progress: Progress | None = None, signals: StopSignals | None = None) -> None:
+                 progress: Progress | None = None, signals: StopSignals | None = None,
+                 reap_descendants: bool = False) -> None:
         self.impl = impl
         self.timeout = timeout
         self.options = options
@@ -190,6 +198,7 @@ class Supervisor:
         self.handshake: Handshake | None = None
         self.attachments: dict[int, object] = {}
         """What units handed back besides their results (the fuzz report), by unit index."""
+        self._reaper = Reaper() if reap_descendants else None
 
     # ------------------------------------------------------------------ workers
 
@@ -217,6 +226,9 @@ class Supervisor:
             worker.quit()
         self._idle.clear()
         self._busy.clear()
+        if self._reaper is not None:
+            self._reaper.finish()
+            self._reaper = None
         for path in self._folder.glob("*"):
             with contextlib.suppress(OSError):
                 path.unlink()

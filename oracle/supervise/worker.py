@@ -1,7 +1,8 @@
 """The worker process: loads the engine once, then runs the units the supervisor sends, one at a time.
 
-Started as ``python -m oracle.supervise.worker READ_FD WRITE_FD ACTIVITY_FILE`` by the supervisor, with its
-stdout and stderr sent to a log file (so whatever the engine prints can be shown when it fails). Messages are
+Started as ``python -P -m oracle.supervise.worker READ_FD WRITE_FD ACTIVITY_FILE`` by the supervisor, with its
+stdout and stderr sent to a log file (so whatever the engine prints can be shown when it fails); ``-P`` keeps
+the working directory off ``sys.path`` (:func:`oracle.harness.allow_from_working_directory`). Messages are
 pickled tuples over the two pipes:
 
 * supervisor -> worker: ``("hello", impl, timeout, options)`` once, then ``("run", index, unit)``, ``("quit",)``;
