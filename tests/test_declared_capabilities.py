@@ -92,8 +92,8 @@ def test_a_declared_capability_refused_is_one_PROTO_2_cause_naming_it(impl: str)
     [cause] = group_causes(failing)
     assert f"contradicts/capability/{contradiction.CONTRADICTED_CAPABILITY}" == cause.facts.signature
     assert contradiction.CONTRADICTED_CAPABILITY in cause.facts.title
-    assert {contradiction.BROKEN_RULE} == {rule for member in cause.members for rule in member.rules
-                                           if rule.startswith("PROTO")}
+    broken = contradiction.DeclaresLegalActionsUnsupported.BROKEN_RULE
+    assert {broken} == {rule for member in cause.members for rule in member.rules if rule.startswith("PROTO")}
 
 
 def test_the_whole_check_of_the_contradiction_fixture_reports_one_cause() -> None:
