@@ -32,14 +32,16 @@ from typing import Any
 
 from oracle import PROTOCOL_VERSION, shapes
 from oracle.portable import shown_path
-from oracle.protocol import CAPABILITIES, Engine
-from oracle.results import UNSUPPORTED_CALL, Outcome
+from oracle.protocol import CAPABILITIES, CAPABILITY_METHODS, Engine
+from oracle.results import DECLARED_UNSUPPORTED, UNSUPPORTED_CALL, Outcome
+from oracle.validation import validation_errors
 
 JSON = dict[str, Any]
 DEFAULT_IMPL = "oracle.reference"
 DEFAULT_FACTORY = "create"
 DEFAULT_START_TIMEOUT = 30.0
 """Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
+HANDSHAKE_SCHEMA = "handshake.schema.json"
 START_METHODS = frozenset({"create", "handshake"})
 """The calls timed by the start-up deadline rather than the per-call timeout."""
 
@@ -75,6 +77,20 @@ class EngineFault(Exception):
     def details(self) -> JSON:
         """What the result of a check this fault ended records besides its message: the call an engine refused."""
         return {UNSUPPORTED_CALL: self.method} if self.kind == "unsupported" else {}
+
+
+class DeclaredButUnsupported(EngineFault):
+    """The engine refused (``unsupported``) a call that a capability its handshake declares promises: a protocol
+    error (PROTO-2), reported on every check it ends with the capability named, so they form one cause."""
+
+    def __init__(self, capability: str, method: str) -> None:
+        super().__init__("bad-output", method, f"the handshake declares the capability {capability!r}, yet {method} "
+                                               "answered unsupported")
+        self.capability = capability
+
+    @property
+    def details(self) -> JSON:
+        return {DECLARED_UNSUPPORTED: self.capability}
 
 
 _FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}
@@ -188,7 +204,8 @@ class Handshake:
 
 
 def parse_handshake(data: object) -> Handshake:
-    """Validate an engine's handshake; raise EngineFault naming the bad field."""
+    """Validate an engine's handshake, against ``handshake.schema.json`` too (PROTO-2); raise EngineFault naming
+    the bad field."""
     if not isinstance(data, dict):
         raise EngineFault("bad-output", "handshake", "must return a JSON object")
     protocol = data.get("protocol")
@@ -206,6 +223,9 @@ def parse_handshake(data: object) -> Handshake:
     variants = data.get("variants", {})
     if not isinstance(variants, dict):
         raise EngineFault("bad-output", "handshake", "variants must be an object")
+    problems = validation_errors("handshake", data)
+    if problems:
+        raise EngineFault("bad-output", "handshake", f"field {problems[0]} (oracle/schemas/{HANDSHAKE_SCHEMA})")
     return Handshake(
         protocol=protocol,
         engine=str(data.get("engine", "unnamed engine")),
@@ -250,10 +270,11 @@ class Subject:
         except EngineTimeout:
             raise EngineFault("timeout", method, f"no answer within {allowed:g} s"
                               + (" (--start-timeout)" if method in START_METHODS else "")) from None
-        except EngineFault:
-            raise
+        except EngineFault as fault:
+            raise self._declared(method, fault) from None
         except NotImplementedError:
-            raise EngineFault("unsupported", method, "not implemented by this engine") from None
+            raise self._declared(method, EngineFault("unsupported", method, "not implemented by this engine")) \
+                from None
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
@@ -263,6 +284,16 @@ class Subject:
             raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {allowed:g} s "
                               "allowed (the engine kept running through the timeout)")
         return value
+
+    def _declared(self, method: str, fault: EngineFault) -> EngineFault:
+        """``fault``, unless it refuses a call a declared capability promises: then that contradiction (PROTO-2)."""
+        handshake: Handshake | None = getattr(self, "handshake", None)
+        if fault.kind != "unsupported" or handshake is None:
+            return fault
+        for capability, promised in CAPABILITY_METHODS.items():
+            if promised == method and handshake.can(capability):
+                return DeclaredButUnsupported(capability, method)
+        return fault
 
     # ------------------------------------------------------------------ protocol calls
 

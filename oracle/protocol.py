@@ -135,6 +135,8 @@ CAPABILITIES = ("load", "export", "legal_actions", "events", "internal_shuffle")
 """What an engine may declare. ``internal_shuffle``: the engine shuffles with its own random generator (it
 ignores ``setup.deck`` and never asks a ``shuffle`` decision); the oracle adopts its orders from ``export``."""
 REFERENCE_CAPABILITIES = ("load", "export", "legal_actions", "events")
+CAPABILITY_METHODS = {"load": "load", "export": "export", "legal_actions": "legal_actions"}
+"""Capability -> the engine method it promises: an engine that declares one must answer that method (PROTO-2)."""
 
 
 @runtime_checkable

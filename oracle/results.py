@@ -12,6 +12,10 @@ UNSUPPORTED_CALL = "unsupported_call"
 """Details key of a check that ended unsupported although the engine's declarations allowed it, because the engine
 refused a call (``NotImplementedError``, the wire error code ``unsupported``): the method refused."""
 
+DECLARED_UNSUPPORTED = "declared_unsupported"
+"""Details key of a check that ended because the engine refused a call its handshake declared it answers (PROTO-2):
+the capability contradicted."""
+
 
 class Outcome(str, Enum):
     """How one check ended. PASS, EXPECTED_FAILURE, UNSUPPORTED and NOT_APPLICABLE are ok (nothing failed); only the

@@ -24,6 +24,7 @@ from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
 from oracle.reference import ReferenceEngine, create, flow
 from oracle.reference.state import Phase
 from oracle.reference.table import Table
+from oracle.reports.common import failed_results
 from oracle.results import Outcome
 from oracle.rules import rules
 from oracle.scenarios.loader import load_file
@@ -146,7 +147,7 @@ def test_fixture_engine_is_caught_with_its_rule(name: str, mode: str, tmp_path: 
     assert rule in failure.rules, f"{impl} breaks {rule}, caught as {_describe(report)}"
     if mode != "any":
         assert failure.mode == mode
-    failed = [r for r in report.results() if not r.outcome.ok]
+    failed = failed_results(report.results())
     assert failed and rule in failed[0].rules
     assert failed[0].id == f"invariants/{failure.invariant}"
     assert failed[0].details["trace"]["actions"] == failure.trace.actions

@@ -241,9 +241,13 @@ def test_a_scenario_past_its_budget_is_a_timeout() -> None:
 
 
 def test_an_engine_without_load_is_unsupported() -> None:
-    expected = Outcome.UNSUPPORTED
-    assert expected == run(SUMMON_OK, NoLoad).outcome
-    assert expected == run(SUMMON_OK, LoadNotImplemented).outcome
+    assert Outcome.UNSUPPORTED == run(SUMMON_OK, NoLoad).outcome
+
+
+def test_an_engine_declaring_load_and_refusing_it_breaks_PROTO_2() -> None:
+    result = run(SUMMON_OK, LoadNotImplemented)
+    assert (Outcome.ERROR, True) == (result.outcome, "PROTO-2" in result.rules)
+    assert "declares the capability 'load'" in result.message
 
 
 class BaseOnly(ReferenceEngine):

@@ -201,6 +201,7 @@ class FuzzReport:
             reproduce=reproduce, duration=self.seconds,
             details={"mode": failure.mode, "invariant": failure.invariant, "games": self.stats.games,
                      "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json(),
+                     **failure.fault_details,
                      **dict(zip(("decisions_seen", "positions_seen"), self._seen(failure.invariant), strict=True))},
         )
 

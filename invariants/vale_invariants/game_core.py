@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from oracle.harness import EngineFault, EngineTimeout, Subject, where_raised
+from oracle.harness import DeclaredButUnsupported, EngineFault, EngineTimeout, Subject, where_raised
 from oracle.protocol import DecisionKind
 from oracle.reference import ReferenceEngine
 from oracle.results import Outcome
@@ -108,7 +108,9 @@ class RunnerCore:
             detail = f"no answer within the step's budget of {self.settings.timeout * STEP_CALLS:g} s " \
                      f"({STEP_CALLS} calls of {self.settings.timeout:g} s)"
         message = f"engine {fault.kind} in {fault.method}(){what}: {detail}"
-        return Violation(Failure(invariant, "invariants", (), message, step, self.trace, outcome=outcome))
+        contradiction = isinstance(fault, DeclaredButUnsupported)
+        return Violation(Failure(invariant, "invariants", fault.rules if contradiction else (), message, step,
+                                 self.trace, outcome=outcome, fault_details=fault.details if contradiction else {}))
 
     def on(self, name: str) -> bool:
         if name in self.active:
@@ -180,10 +182,11 @@ class _LeanSubject(Subject):
             return fn(*args)
         except EngineTimeout:
             raise EngineFault("timeout", method, "no answer within the step's budget") from None
-        except EngineFault:
-            raise
+        except EngineFault as fault:
+            raise self._declared(method, fault) from None
         except NotImplementedError:
-            raise EngineFault("unsupported", method, "not implemented by this engine") from None
+            raise self._declared(method, EngineFault("unsupported", method, "not implemented by this engine")) \
+                from None
         except KeyboardInterrupt:
             raise
         except BaseException as exc:

@@ -126,6 +126,8 @@ class Failure:
     shrunk: bool = False
     scenario: str = ""
     scenario_note: str = ""
+    fault_details: dict[str, Any] = _field(default_factory=dict)
+    """What the engine fault that ended the game adds to the result's details (a capability it contradicted)."""
 
     @property
     def rule(self) -> str:

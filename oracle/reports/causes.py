@@ -9,7 +9,7 @@ from enum import Enum
 from typing import Any
 
 from oracle.protocol import ANSWERS
-from oracle.results import CheckResult, Outcome
+from oracle.results import DECLARED_UNSUPPORTED, CheckResult, Outcome
 
 JSON = dict[str, Any]
 
@@ -32,6 +32,8 @@ class Verdict(str, Enum):
     """After an action of kind ``kind`` the state or pending decision differs at ``field``."""
     FAULT = "fault"
     """The engine raised, hung or answered outside the protocol in method ``field``."""
+    CONTRADICTS = "contradicts"
+    """The engine answered ``unsupported`` to the call of a capability (``field``) its handshake declares (PROTO-2)."""
     OTHER_CODE = "other-code"
     """Both reject, the engine with ``code``, the reference with ``reference_code``."""
     OTHER = "other"
@@ -43,6 +45,7 @@ _TITLES = {
     Verdict.REJECTS: "rejected with {code} where the reference accepts ({kind})",
     Verdict.DIFFERS: "{field} differs after an action of kind {kind}",
     Verdict.FAULT: "engine {kind} in {field}",
+    Verdict.CONTRADICTS: "declares the capability {field} but answers it unsupported",
     Verdict.OTHER_CODE: "rejected with {code} where the reference rejects with {reference_code} ({kind})",
     Verdict.OTHER: "{kind}: {field}",
 }
@@ -162,6 +165,9 @@ def _from_z3(details: JSON) -> CauseFacts | None:
 def cause_of(result: CheckResult) -> CauseFacts:
     """The facts a failing result carries, or the best the oracle can say from its outcome."""
     details = result.details
+    contradicted = details.get(DECLARED_UNSUPPORTED)
+    if isinstance(contradicted, str) and contradicted:
+        return CauseFacts(Verdict.CONTRADICTS, "capability", field=contradicted)
     facts = CauseFacts.from_json(details.get(CAUSE_KEY))
     if facts is None and isinstance(details.get("divergence"), dict):
         facts = _from_divergence(details["divergence"])

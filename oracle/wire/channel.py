@@ -14,12 +14,15 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from oracle.wire.methods import MAX_LINE_BYTES, decode_line
 
-STDERR_LINES_KEPT = 8
-STDERR_LINE_BYTES = 4096
+STDERR_LINES_KEPT = 4
+STDERR_LINE_CHARS = 300
+STDERR_LINE_BYTES_KEPT = 4 * STDERR_LINE_CHARS
+TRUNCATED = "…"
 READ_CHUNK = 1 << 16
 
 
@@ -44,23 +47,84 @@ class ChannelFault(Exception):
         self.message = message
 
 
+@dataclass(frozen=True, slots=True)
+class StderrLine:
+    """One kept stderr line: its first ``STDERR_LINE_BYTES_KEPT`` bytes, and whether there was more."""
+
+    raw: bytes
+    cut: bool
+
+    def quoted(self) -> str:
+        """The line as a message quotes it: decoded, cut to ``STDERR_LINE_CHARS`` characters, ``…`` if cut."""
+        text = self.raw.decode("utf-8", "replace").rstrip("\r")
+        if self.cut or len(text) > STDERR_LINE_CHARS:
+            return text[:STDERR_LINE_CHARS] + TRUNCATED
+        return text
+
+
 class StderrTail:
-    """Drains a process's stderr on a thread (so a chatty engine never blocks) and keeps its last lines."""
+    """Drains a process's stderr on a thread, in large reads (so a chatty engine never blocks and a flood
+    costs few system calls), and keeps only its last ``STDERR_LINES_KEPT`` non-blank lines, each cut to
+    ``STDERR_LINE_CHARS`` characters: whatever the engine writes, the quoted tail stays about a kilobyte."""
 
     def __init__(self, stream: Any) -> None:
-        self.lines: collections.deque[str] = collections.deque(maxlen=STDERR_LINES_KEPT)
+        self.lines: collections.deque[StderrLine] = collections.deque(maxlen=STDERR_LINES_KEPT)
+        self.partial = bytearray()
+        self.partial_cut = False
         self.thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
         self.thread.start()
 
     def _drain(self, stream: Any) -> None:
-        for raw in iter(lambda: stream.readline(STDERR_LINE_BYTES), b""):
-            self.lines.append(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        stream.close()
+        fd = stream.fileno()
+        try:
+            for chunk in iter(lambda: os.read(fd, READ_CHUNK), b""):
+                self._take(chunk)
+        except OSError:
+            pass
+        finally:
+            stream.close()
+
+    def _take(self, chunk: bytes) -> None:
+        first, *rest = chunk.split(b"\n")
+        self._extend_partial(first)
+        if not rest:
+            return
+        self._keep(bytes(self.partial), self.partial_cut)
+        last = rest.pop()
+        for line in last_non_blank(rest, STDERR_LINES_KEPT):
+            self._keep(line, False)
+        self.partial, self.partial_cut = bytearray(), False
+        self._extend_partial(last)
+
+    def _extend_partial(self, piece: bytes) -> None:
+        room = STDERR_LINE_BYTES_KEPT - len(self.partial)
+        self.partial += piece[:room]
+        self.partial_cut = self.partial_cut or len(piece) > room
+
+    def _keep(self, line: bytes, cut: bool) -> None:
+        if line.strip():
+            self.lines.append(StderrLine(line[:STDERR_LINE_BYTES_KEPT], cut or len(line) > STDERR_LINE_BYTES_KEPT))
 
     def text(self, settle: float = 0.05) -> str:
-        """The last lines, after giving a dying process a moment to flush them."""
+        """The last lines, each cut to ``STDERR_LINE_CHARS`` (marked ``…``), after giving a dying process a
+        moment to flush them; a last line without its newline yet counts too."""
         self.thread.join(settle)
-        return " | ".join(line for line in self.lines if line.strip())
+        kept = list(self.lines)
+        if self.partial.strip():
+            kept.append(StderrLine(bytes(self.partial), self.partial_cut))
+        return " | ".join(line.quoted() for line in kept[-STDERR_LINES_KEPT:])
+
+
+def last_non_blank(lines: list[bytes], count: int) -> list[bytes]:
+    """The last ``count`` non-blank lines, in order, found from the end (a flood of empty lines is never
+    walked whole)."""
+    found: list[bytes] = []
+    for line in reversed(lines):
+        if line.strip():
+            found.append(line)
+            if len(found) == count:
+                break
+    return found[::-1]
 
 
 class EngineProcess:

@@ -14,7 +14,7 @@ import weakref
 from typing import Any
 
 from oracle.harness import EngineFault
-from oracle.wire.channel import ChannelFault
+from oracle.wire.channel import ChannelFault, Deadline
 from oracle.wire.connection import Connection, call_deadline
 from oracle.wire.pool import Lease, Pool, retire
 from oracle.wire.settings import WireSettings, current_settings
@@ -38,6 +38,7 @@ class WireEngine:
         self._asked: set[str] = set()
         self._used: set[str] = set()
         self._listed: list[JSON] | None = None
+        self._observe_refused = False
         self._connection("create")
 
     # ------------------------------------------------------------------ the Engine protocol
@@ -129,11 +130,15 @@ class WireEngine:
         try:
             if self._prefetch is not None:
                 request_id, self._prefetch = self._prefetch, None
-                self._take_observation(self._prefetch_method, connection.answer(request_id, deadline, method))
+                self._take_observation(self._prefetch_method,
+                                       self._observation(connection, self._prefetch_method, request_id, deadline,
+                                                         method))
             if part not in self._seen and part == "decision":
                 request = self._look_request(connection)
                 if request is not None:
-                    self._take_observation(request[0], connection.call(*request, deadline, method))
+                    [request_id] = connection.send([request], deadline)
+                    self._take_observation(request[0],
+                                           self._observation(connection, request[0], request_id, deadline, method))
             if part in self._seen:
                 if part != "decision":
                     self._used.add(part)
@@ -147,8 +152,21 @@ class WireEngine:
         except ChannelFault as fault:
             raise self._fault(fault, method) from None
 
+    def _observation(self, connection: Connection, request: str, request_id: int, deadline: Deadline,
+                     method: str) -> Any:
+        """The answer to a look-ahead request. An ``observe`` answered ``unsupported`` (a part the engine cannot
+        give) is no observation: from then on each part is asked by its own method, so a refusal is charged to
+        the method refused (a declared capability refused is a contradiction, PROTO-2), not to ``method``."""
+        try:
+            return connection.answer(request_id, deadline, method)
+        except EngineFault as fault:
+            if request != "observe" or fault.kind != "unsupported":
+                raise
+            self._observe_refused = True
+            return None
+
     def _look_request(self, connection: Connection) -> tuple[str, JSON] | None:
-        if not (self._settings.observe and connection.can_send("observe")):
+        if self._observe_refused or not (self._settings.observe and connection.can_send("observe")):
             return ("decision", {}) if self._settings.pipeline else None
         wanted = {
             "legal_actions": self._pool.wants("legal_actions") and connection.can_send("legal_actions"),
@@ -158,7 +176,9 @@ class WireEngine:
         return "observe", wanted
 
     def _take_observation(self, method: str, result: Any) -> None:
-        if method == "observe":
+        if method == "observe" and self._observe_refused and result is None:
+            self._seen = {}
+        elif method == "observe":
             if not isinstance(result, dict) or "decision" not in result:
                 raise EngineFault("bad-output", "decision", "observe must answer an object with a 'decision'")
             self._seen = {part: result[part] for part in ("decision", *PREFETCHED) if part in result}
