@@ -62,3 +62,7 @@ def decision(engine: ReferenceEngine) -> JSON:
     pending = engine.decision()
     assert pending is not None, "the game is over"
     return pending
+
+CALL_SECONDS = 60.0
+"""The per-call deadline of tests that are not about time: far above any call on a loaded machine, so a busy
+CI runner cannot fail them (a test about a deadline sets its own)."""

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from oracle.check import CheckOptions, EngineUnderTest, run_check
 from oracle.results import Outcome
+from tests.helpers import CALL_SECONDS
 
 
 def _run(impl: str, suite: str) -> list[tuple[str, Outcome, tuple[str, ...]]]:
-    results = run_check(EngineUnderTest.load(impl, timeout=5.0), CheckOptions(games=1), [suite])
+    results = run_check(EngineUnderTest.load(impl, timeout=CALL_SECONDS), CheckOptions(games=1), [suite])
     return [(r.id, r.outcome, r.rules) for r in results]
 
 

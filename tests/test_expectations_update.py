@@ -17,6 +17,7 @@ from oracle.results import CheckResult, Outcome
 from oracle.scenarios.expectations import apply_expectations, load_expectations
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.runner import run_scenarios
+from tests.helpers import CALL_SECONDS
 
 runner = CliRunner()
 SUPERFLUOUS = "vale_fixtures.superfluous_payment"
@@ -41,7 +42,7 @@ def result(check_id: str, outcome: Outcome, message: str = "") -> CheckResult:
 
 @pytest.fixture(scope="module")
 def superfluous_results() -> list[CheckResult]:
-    return run_scenarios(EngineUnderTest.load(SUPERFLUOUS, 5.0), load_dir(default_dir()).scenarios)
+    return run_scenarios(EngineUnderTest.load(SUPERFLUOUS, CALL_SECONDS), load_dir(default_dir()).scenarios)
 
 
 # --- round trip on a real report ----------------------------------------------------------------------------

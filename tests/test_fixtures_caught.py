@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
+from tests.helpers import CALL_SECONDS
 
 FIXTURES = {
     "vale_fixtures.superfluous_payment": "PAY-3",
@@ -33,7 +34,7 @@ FIXTURES = {
 
 def _scenario_failures(impl: str) -> list[tuple[str, tuple[str, ...]]]:
     load_suites()
-    results = run_check(EngineUnderTest.load(impl, timeout=5.0), CheckOptions(), ["scenarios"])
+    results = run_check(EngineUnderTest.load(impl, timeout=CALL_SECONDS), CheckOptions(), ["scenarios"])
     assert results, "no scenarios ran"
     return [(r.id, r.rules) for r in results if not r.outcome.ok]
 

@@ -20,6 +20,7 @@ from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
 from oracle.reports import RunInfo, write_json
 from oracle.reports.html.site import build_site
 from oracle.reports.html.tally import rule_rows
+from tests.helpers import CALL_SECONDS
 
 IMPLS = ("oracle.reference", "vale_fixtures.superfluous_payment", "vale_fixtures.minimal_adapter")
 BAD_COLUMN = 1
@@ -58,7 +59,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("site")
     paths = []
     for impl in IMPLS:
-        eut = EngineUnderTest.load(impl, 5.0)
+        eut = EngineUnderTest.load(impl, CALL_SECONDS)
         handshake = eut.fresh().handshake
         results = run_check(eut, CheckOptions(), ["setup", "scenarios"])
         path = root / f"{impl}.json"

@@ -29,7 +29,7 @@ from oracle.results import Outcome
 from oracle.rules import rules
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from tests.helpers import act, cid, engine_at
+from tests.helpers import CALL_SECONDS, act, cid, engine_at
 from vale_fixtures.broken import BrokenEngine
 from vale_invariants import checks
 from vale_invariants.catalog import ALL_NAMES, INVARIANTS
@@ -160,8 +160,8 @@ def test_fixture_engine_is_caught_with_its_rule(name: str, mode: str, tmp_path: 
 def _check_saved_scenario(path: Path, impl: str) -> None:
     """A saved scenario is valid, fails on the broken engine and passes on the reference, as it is."""
     scenario = load_file(path)
-    on_fixture = run_scenario(EngineUnderTest.load(impl, 5.0), scenario)
-    on_reference = run_scenario(EngineUnderTest.load("oracle.reference", 5.0), scenario)
+    on_fixture = run_scenario(EngineUnderTest.load(impl, CALL_SECONDS), scenario)
+    on_reference = run_scenario(EngineUnderTest.load("oracle.reference", CALL_SECONDS), scenario)
     assert not on_fixture.outcome.ok, f"{path.name} passes on {impl}"
     assert on_reference.outcome is Outcome.PASS, f"{path.name} on the reference: {on_reference.message}"
 
@@ -500,7 +500,7 @@ def test_parse_players() -> None:
 def test_check_runs_the_invariants_suite() -> None:
     assert "invariants" in load_suites()
     options = CheckOptions(extra={"fuzz_games": 2})
-    results = run_check(EngineUnderTest.load("oracle.reference", 5.0), options, ["invariants"])
+    results = run_check(EngineUnderTest.load("oracle.reference", CALL_SECONDS), options, ["invariants"])
     bad = [(r.id, r.message) for r in results if not r.outcome.ok]
     assert bad == []
     assert len(ALL_NAMES) + 2 == len(results)  # every invariant, LOCKSTEP and ENGINE-FAULT

@@ -9,6 +9,7 @@ import pytest
 
 from oracle.check import CheckOptions, EngineUnderTest, run_check
 from oracle.pytest_plugin import marker_name
+from tests.helpers import CALL_SECONDS
 
 pytest_plugins = ("pytester",)
 
@@ -35,7 +36,7 @@ def planned(impl: str, suites: list[str] | None = None, unsupported: bool | None
     from oracle.check import PlanContext, load_suites, plan_suites
 
     names = suites or list(load_suites())
-    context = PlanContext(impl, EngineUnderTest.load(impl, 5.0).fresh().handshake, CheckOptions())
+    context = PlanContext(impl, EngineUnderTest.load(impl, CALL_SECONDS).fresh().handshake, CheckOptions())
     return sum(len(unit.wanted) for units in plan_suites(context, names).values() for unit in units
                if unsupported is None or unit.skipped == unsupported)
 
@@ -50,7 +51,7 @@ def test_the_reference_passes_one_item_per_check(pytester: pytest.Pytester) -> N
 
 def cli_failures(impl: str, suite: str) -> list[str]:
     """The ids ``oracle check --suite SUITE`` fails for this engine (run inline)."""
-    results = run_check(EngineUnderTest.load(impl, 5.0), CheckOptions(), [suite])
+    results = run_check(EngineUnderTest.load(impl, CALL_SECONDS), CheckOptions(), [suite])
     return sorted(r.id for r in results if not r.outcome.ok)
 
 

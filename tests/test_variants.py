@@ -17,6 +17,7 @@ from oracle.reference.snapshot import SnapshotError, load_state
 from oracle.rules import RulesDataError, load_rules, load_variants, variant_problem, variants
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
 from oracle.scenarios.runner import not_applicable_reason, pinned_variants, unsupported_reason
+from tests.helpers import CALL_SECONDS
 
 runner = CliRunner()
 CHARYBDIS_SUMMON = {"type": "summon", "player": 0, "card": "base-water-14",
@@ -233,6 +234,6 @@ def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture
     from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
 
     load_suites()
-    results = run_check(EngineUnderTest.load(f"vale_fixtures.{fixture}", 5.0), CheckOptions(), ["scenarios"])
+    results = run_check(EngineUnderTest.load(f"vale_fixtures.{fixture}", CALL_SECONDS), CheckOptions(), ["scenarios"])
     assert [] == [r.id for r in results if not r.outcome.ok]
     assert "pass" == next(r.outcome.value for r in results if r.id == own_scenario)

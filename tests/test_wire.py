@@ -26,6 +26,7 @@ from oracle.wire.methods import ENGINE_METHODS, METHODS, incompatibility, may_se
 from oracle.wire.pool import pool_for
 from oracle.wire.server import Server
 from oracle.wire.validate import response_violation, violations
+from tests.helpers import CALL_SECONDS
 from vale_fixtures.minimal_adapter import MinimalAdapter
 
 JSON = dict[str, Any]
@@ -142,7 +143,7 @@ def test_the_server_refuses_requests_that_are_not_protocol() -> None:
 
 def test_a_served_engine_s_prints_go_to_stderr() -> None:
     load_suites()
-    results = run_check(EngineUnderTest.load(served("vale_fixtures.wire.chatty"), 5.0),
+    results = run_check(EngineUnderTest.load(served("vale_fixtures.wire.chatty"), CALL_SECONDS),
                         CheckOptions(players=(2,)), ["setup", "random-play"])
     assert [] == [(r.id, r.message) for r in results if r.outcome is not Outcome.PASS]
 
@@ -153,7 +154,7 @@ def test_fresh_engines_reuse_the_pooled_processes() -> None:
     load_suites()
     spec = served("oracle.reference")
     pool = pool_for(spec[len("cmd:"):].split())
-    eut = EngineUnderTest.load(spec, 5.0)
+    eut = EngineUnderTest.load(spec, CALL_SECONDS)
     held = [eut.fresh(), eut.fresh()]
     started = pool.started
     del held
@@ -191,7 +192,7 @@ def test_after_its_process_dies_an_engine_fails_once_then_continues_on_a_new_pro
 
 def test_an_engine_without_legal_actions_and_load_is_probed_over_the_wire() -> None:
     load_suites()
-    results = run_check(EngineUnderTest.load(served("vale_fixtures.minimal_adapter"), 5.0),
+    results = run_check(EngineUnderTest.load(served("vale_fixtures.minimal_adapter"), CALL_SECONDS),
                         CheckOptions(games=1, players=(2,)), ["random-play"])
     assert [Outcome.PASS] == [r.outcome for r in results]
 
@@ -232,9 +233,10 @@ def test_validate_protocol_reports_output_only_the_schema_forbids(monkeypatch: p
     load_suites()
     spec = served("vale_fixtures.wire.untyped_events")
     options = CheckOptions(games=1, players=(2,))
-    assert {Outcome.PASS} == {r.outcome for r in run_check(EngineUnderTest.load(spec, 5.0), options, ["random-play"])}
+    eut = EngineUnderTest.load(spec, CALL_SECONDS)
+    assert {Outcome.PASS} == {r.outcome for r in run_check(eut, options, ["random-play"])}
     monkeypatch.setenv("VALE_ORACLE_VALIDATE_PROTOCOL", "1")
-    results = run_check(EngineUnderTest.load(spec, 5.0), options, ["random-play"])
+    results = run_check(EngineUnderTest.load(spec, CALL_SECONDS), options, ["random-play"])
     assert {Outcome.ERROR} == {r.outcome for r in results}
     assert all("apply: protocol violation in the answer to apply" in r.message and "'type' is a required" in r.message
                for r in results), [r.message for r in results]

@@ -12,6 +12,7 @@ import pytest
 
 from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
 from oracle.results import CheckResult, Outcome
+from tests.helpers import CALL_SECONDS
 from tests.test_fixtures_caught import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +24,7 @@ REPRESENTATIVE = ("vale_fixtures.superfluous_payment", "vale_fixtures.no_holding
 
 def _run(impl: str, suites: list[str], options: CheckOptions | None = None) -> list[CheckResult]:
     load_suites()
-    return run_check(EngineUnderTest.load(impl, 5.0), options or CheckOptions(), suites)
+    return run_check(EngineUnderTest.load(impl, CALL_SECONDS), options or CheckOptions(), suites)
 
 
 def _outcomes(results: list[CheckResult]) -> list[tuple[str, str, tuple[str, ...]]]:

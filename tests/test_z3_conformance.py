@@ -14,13 +14,14 @@ from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
 from oracle.z3check.cli import z3_app
 from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, row_named, run_conformance
+from tests.helpers import CALL_SECONDS
 
 REFERENCE = "oracle.reference"
 BASE_ROWS = tuple(row.name for row in ROWS if not row.requires)
 
 
 def _run(impl: str, **options: object) -> list[CheckResult]:
-    eut = EngineUnderTest.load(impl, 5.0)
+    eut = EngineUnderTest.load(impl, CALL_SECONDS)
     return run_conformance(eut.fresh, ConformOptions(impl=impl, **options))  # type: ignore[arg-type]
 
 
@@ -30,7 +31,7 @@ def _failures(results: list[CheckResult]) -> list[CheckResult]:
 
 def test_the_z3_suite_is_registered_and_the_reference_passes_it() -> None:
     load_suites()
-    results = SUITES["z3"](EngineUnderTest.load(REFERENCE, 5.0), CheckOptions())
+    results = SUITES["z3"](EngineUnderTest.load(REFERENCE, CALL_SECONDS), CheckOptions())
     assert _failures(results) == []
     assert {f"z3/{row.name}/{rule}" for row in ROWS for rule in row.rules} == {r.id for r in results}
     assert all(r.outcome is Outcome.PASS and r.suite == "z3" and r.details["cases_checked"] > 0 for r in results)
@@ -60,7 +61,7 @@ def test_each_broken_engine_is_caught_with_its_rule(impl: str, rule: str, outcom
     assert first.suite == "z3" and first.expected and first.actual and first.details["state"]
     assert first.reproduce.startswith(f"oracle z3 conform --impl {impl} --case {first.details['case']}")
     # every counterexample is a valid scenario: it fails on the broken engine and passes on the reference
-    broken, reference = EngineUnderTest.load(impl, 5.0), EngineUnderTest.load(REFERENCE, 5.0)
+    broken, reference = EngineUnderTest.load(impl, CALL_SECONDS), EngineUnderTest.load(REFERENCE, CALL_SECONDS)
     for result in failures:
         path = Path(result.details["scenario"])
         assert path.parent == tmp_path / "z3" and str(path) in result.reproduce
@@ -96,7 +97,7 @@ def test_an_engine_that_cannot_load_positions_is_unsupported() -> None:
 
 def test_the_suite_runs_only_the_rows_of_the_selected_rules() -> None:
     load_suites()
-    eut = EngineUnderTest.load("vale_fixtures.z3_limit5", 5.0)
+    eut = EngineUnderTest.load("vale_fixtures.z3_limit5", CALL_SECONDS)
     results = SUITES["z3"](eut, CheckOptions(rules=("LIMIT-1",)))
     assert {r.id.split("/")[1] for r in results} == {"holding-limit"}
     assert SUITES["z3"](eut, CheckOptions(rules=("HUNT-1",))) == []

@@ -28,6 +28,7 @@ from oracle.z3check import models, proofs
 from oracle.z3check import models as m
 from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, check_case, row_named, run_conformance
 from oracle.z3check.export import choice_upgrade_scenarios, incense_scenarios
+from tests.helpers import CALL_SECONDS
 from vale_fixtures.broken import BrokenEngine
 
 REFERENCE = "oracle.reference"
@@ -81,7 +82,7 @@ def no_tiles() -> _NoTiles:
 
 
 def _run(impl: str, **options: object) -> list[CheckResult]:
-    eut = EngineUnderTest.load(impl, 5.0)
+    eut = EngineUnderTest.load(impl, CALL_SECONDS)
     return run_conformance(eut.fresh, ConformOptions(impl=impl, **options))  # type: ignore[arg-type]
 
 
@@ -201,7 +202,7 @@ def test_the_incense_row_covers_the_cost_cards_and_the_area_limit() -> None:
     assert [a["payment"] for a in case.expected] == [{"red": 3, "blue": 0, "purple": 0}]  # not 2 red (no discount)
     _, case = case_by_id("incense-burner-price/r0b1p0/printed/none/areas-2")
     assert case.decision["kind"] == "choose_options" and case.expected == ()  # ART-8: no third area
-    subject = EngineUnderTest.load(REFERENCE, 5.0).fresh()
+    subject = EngineUnderTest.load(REFERENCE, CALL_SECONDS).fresh()
     for key in ("r3b0p0/printed/pegasus+hippogriff+belphegor/areas-0", "r0b1p0/printed/none/areas-1"):
         row, case = case_by_id(f"incense-burner-price/{key}")
         assert check_case(subject, row, case) is None
@@ -232,7 +233,7 @@ def test_the_rows_are_unsupported_without_the_declared_features() -> None:
 ])
 def test_the_z3_suite_catches_each_broken_engine_on_its_row(impl: str, rule: str, row: str, tmp_path: Path) -> None:
     load_suites()
-    eut = EngineUnderTest.load(impl, 5.0)
+    eut = EngineUnderTest.load(impl, CALL_SECONDS)
     results = SUITES["z3"](eut, CheckOptions(rules=(rule,), extra={"save_failures": str(tmp_path)}))
     failures = [r for r in _failures(results) if r.details.get("case", "").startswith(f"{row}/")]
     assert failures, f"{impl} passed the {row} row"
@@ -242,7 +243,7 @@ def test_the_z3_suite_catches_each_broken_engine_on_its_row(impl: str, rule: str
     assert first.expected and first.actual and first.details["state"]
     assert first.reproduce.startswith(f"oracle z3 conform --impl {impl} --case {row}/")
     # each counterexample is a scenario that fails on the broken engine and passes on the reference
-    reference = EngineUnderTest.load(REFERENCE, 5.0)
+    reference = EngineUnderTest.load(REFERENCE, CALL_SECONDS)
     for result in failures:
         scenario = load_file(Path(result.details["scenario"]))
         assert rule in scenario.rules and "expansion" in scenario.requires
@@ -265,7 +266,7 @@ def test_a_double_upgrade_is_diagnosed_as_one_stone_upgraded_twice() -> None:
     assert "twice" in result.message
     assert result.details["extra"] == [{"type": "upgrade_stones", "player": 0,
                                         "stones": {"red": 1, "blue": 1, "purple": 0}}]
-    engine = EngineUnderTest.load("vale_fixtures.z3_double_upgrade", 5.0).fresh()
+    engine = EngineUnderTest.load("vale_fixtures.z3_double_upgrade", CALL_SECONDS).fresh()
     engine.load_snapshot(complete_snapshot(case_by_id("book-of-thoth-upgrade/r1b0p0")[1].given))
     engine.apply({"type": "use_artifact", "player": 0})
     assert engine.apply({"type": "upgrade_stones", "player": 0, "stones": {"red": 1, "blue": 1}})["accepted"]
@@ -276,7 +277,7 @@ def test_a_purple_upgrade_is_diagnosed_and_its_downgrade_shows() -> None:
     results = _failures(_run("vale_fixtures.z3_downgrade", case="duduri-upgrade/r1b0p1"))
     assert [(r.outcome, r.rules) for r in results] == [(Outcome.ILLEGAL_ACCEPTED, ("STONE-2",))]
     assert "purple" in results[0].message
-    engine = EngineUnderTest.load("vale_fixtures.z3_downgrade", 5.0).fresh()
+    engine = EngineUnderTest.load("vale_fixtures.z3_downgrade", CALL_SECONDS).fresh()
     engine.load_snapshot(complete_snapshot(case_by_id("duduri-upgrade/r1b0p1")[1].given))
     engine.apply({"type": "summon", "player": 0, "card": "art-earth-01", "payment": {}})
     assert engine.apply({"type": "upgrade_stones", "player": 0, "stones": {"purple": 1}})["accepted"]
@@ -301,7 +302,7 @@ def test_an_engine_without_the_tiles_reports_the_tile_scenarios_unsupported(tmp_
     from oracle.z3check.export import export_boundaries
 
     written = export_boundaries(tmp_path)
-    engine = EngineUnderTest.load("tests.test_z3_expansion:no_tiles", 5.0)
+    engine = EngineUnderTest.load("tests.test_z3_expansion:no_tiles", CALL_SECONDS)
     incense = run_scenario(engine, load_file(written["incense"][0])).outcome
     thoth = next(p for p in written["upgrades"] if "book-of-thoth" in p.name)
     duduri = next(p for p in written["upgrades"] if "upgrade-duduri-r" in p.name)

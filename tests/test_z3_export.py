@@ -16,6 +16,7 @@ from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
 from oracle.z3check.cli import z3_app
 from oracle.z3check.export import export_boundaries
+from tests.helpers import CALL_SECONDS
 
 TOP_KEYS = {"id", "title", "rules", "cards", "source", "requires", "given", "steps", "expect_end"}
 REQUIRED = {"id", "title", "rules", "source", "given", "steps"}
@@ -52,7 +53,7 @@ def test_every_file_is_toml_with_the_documented_keys(exported: dict[str, list[Pa
 
 
 def test_the_scenario_loader_accepts_them_and_the_reference_passes(exported: dict[str, list[Path]]) -> None:
-    reference = EngineUnderTest.load("oracle.reference", 5.0)
+    reference = EngineUnderTest.load("oracle.reference", CALL_SECONDS)
     sample = _sample(exported)
     assert sample, "no exported scenario sampled"
     for path in sample:
@@ -71,7 +72,7 @@ def test_the_scenario_loader_accepts_them_and_the_reference_passes(exported: dic
 def test_the_boundary_scenarios_catch_the_broken_engines(
     impl: str, group: str, step: int, exported: dict[str, list[Path]]
 ) -> None:
-    broken = EngineUnderTest.load(impl, 5.0)
+    broken = EngineUnderTest.load(impl, CALL_SECONDS)
     outcomes = [run_scenario(broken, load_file(path)).outcome for path in exported[group][::step]]
     assert any(not o.ok for o in outcomes)
 
