@@ -70,11 +70,13 @@ def test_a_grandchild_in_its_own_session_does_not_outlive_the_run(tmp_path: Path
 
 def test_a_grandchild_does_not_outlive_a_run_stopped_by_sigterm(tmp_path: Path) -> None:
     pid_file = tmp_path / "grandchild.pid"
-    with _grandchild(pid_file), subprocess.Popen(_command(pid_file, "serve", "random-play"), cwd=tmp_path,
-                                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as run:
-        assert run.stdout is not None
-        assert run.stdout.readline().startswith("oracle check:")
-        time.sleep(1.0)
+    with _grandchild(pid_file), subprocess.Popen(_command(pid_file, "stall", "random-play"), cwd=tmp_path,
+                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as run:
+        started_until = time.monotonic() + STARTED_WITHIN_SECONDS
+        while not pid_file.exists() and run.poll() is None and time.monotonic() < started_until:
+            time.sleep(0.05)
+        assert pid_file.exists(), "the engine never started its grandchild"
+        time.sleep(0.2)
         run.send_signal(signal.SIGTERM)
         assert EXIT_SIGTERM == run.wait(STARTED_WITHIN_SECONDS)
         pid = int(pid_file.read_text(encoding="utf-8"))
