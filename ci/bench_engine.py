@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from oracle.play import play_random_game
+from oracle.engines.play import play_random_game
 from oracle.reference import ReferenceEngine
 
 _seeds = itertools.count(1)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from oracle.play import play_random_game
+from oracle.engines.play import play_random_game
 from oracle.reference import ReferenceEngine, create
 from vale_invariants.catalog import ALL_NAMES
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats

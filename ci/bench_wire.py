@@ -17,17 +17,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
-from oracle.play import new_setup
+from oracle.engines.play import new_setup
+from oracle.engines.wire.channel import Deadline
+from oracle.engines.wire.connection import Connection
+from oracle.engines.wire.impl import command_of, wire_factory
+from oracle.engines.wire.pool import POOLS
+from oracle.engines.wire.settings import OBSERVE, PIPELINE, current_settings
 from oracle.reference import create
-from oracle.wire.channel import Deadline
-from oracle.wire.connection import Connection
-from oracle.wire.impl import command_of, wire_factory
-from oracle.wire.pool import POOLS
-from oracle.wire.settings import OBSERVE, PIPELINE, current_settings
+from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 
-SERVE = f"cmd:{sys.executable} -m oracle.cli serve"
+SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
 LOCKSTEP_GAMES = 12
 REPEATS = 3
 LOCKSTEP_TARGET = 0.35

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.cards import catalogue
-from oracle.given import complete_snapshot
+from oracle.core.cards import catalogue
 from oracle.reference import ReferenceEngine
+from oracle.scenarios.given import complete_snapshot
 
 JSON = dict[str, Any]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from oracle.cli.app import app
 
 JSON = dict[str, Any]
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
-from oracle.nesting import MAX_DEPTH, Syntax, too_deep
-from oracle.path_names import path_component
+from oracle.cli.app import app
+from oracle.core.nesting import MAX_DEPTH, Syntax, too_deep
+from oracle.core.path_names import path_component
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports import RunInfo, build_report
-from oracle.results import CheckResult, Outcome
 from oracle.scenarios.loader import default_dir
 
 runner = CliRunner()

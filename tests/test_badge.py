@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from oracle.cli.app import app
+from oracle.core.results import UNSUPPORTED_CALL, CheckResult, Outcome
+from oracle.core.rules import rules
 from oracle.reports import RunInfo, build_report, write_json
 from oracle.reports.badge import badge_json
 from oracle.reports.html.load import parse_report
-from oracle.results import UNSUPPORTED_CALL, CheckResult, Outcome
-from oracle.rules import rules
 
 SHIELDS_FIELDS = {"schemaVersion", "label", "message", "color", "labelColor", "isError", "namedLogo", "logoSvg",
                   "logoColor", "logoWidth", "style", "cacheSeconds"}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from oracle.play import play_random_game
+from oracle.engines.play import play_random_game
 from oracle.reference import ReferenceEngine
 from tests.helpers import act, cid, decision, engine_at, reject, score, stones, summon
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.cards import catalogue
+from oracle.core.cards import catalogue
 from oracle.reference import ReferenceEngine
 from tests.helpers import act, cid, decision, engine_at, reject, score, stones, summon
 

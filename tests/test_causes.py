@@ -12,7 +12,8 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from oracle.cli.app import app
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import (
     CAUSE_KEY,
     CauseFacts,
@@ -25,8 +26,7 @@ from oracle.reports.causes import (
     other_code,
 )
 from oracle.reports.json_report import SCHEMA_FILE
-from oracle.results import CheckResult, Outcome
-from oracle.trace_scenario import partial_expect, roundtrip_scenario, start_given
+from oracle.scenarios.from_trace import partial_expect, roundtrip_scenario, start_given
 from tests.shared_runs import checked
 
 runner = CliRunner()

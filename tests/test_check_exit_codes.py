@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import oracle
-from oracle.cli import app
+from oracle.cli.app import app
 from tests.shared_runs import checked
 
 runner = CliRunner()
@@ -53,7 +53,7 @@ def test_a_selected_suite_with_no_checks_is_an_error(tmp_path: Path) -> None:
 
 
 def test_report_json_to_stdout_keeps_the_summary_on_stderr() -> None:
-    done = subprocess.run([sys.executable, "-m", "oracle.cli", "check", "--suite", "setup", "--report-json", "-"],
+    done = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup", "--report-json", "-"],
                           capture_output=True, text=True, timeout=120, check=False)
     assert 0 == done.returncode, done.stderr
     report = json.loads(done.stdout)

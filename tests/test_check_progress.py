@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from oracle.check_progress import DELAY, LOG_EVERY, CheckProgress
-from oracle.results import CheckResult, Outcome
+from oracle.core.results import CheckResult, Outcome
+from oracle.run.progress import DELAY, LOG_EVERY, CheckProgress
 
 
 class Clock:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from oracle.check import CheckOptions, EngineUnderTest, run_check
-from oracle.results import Outcome
+from oracle.core.results import Outcome
+from oracle.suites.registry import CheckOptions, EngineUnderTest, run_check
 from tests.helpers import CALL_SECONDS
 
 

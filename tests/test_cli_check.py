@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from oracle.cli.app import app
 from oracle.reports.json_report import SCHEMA_FILE
 from oracle.scenarios.loader import default_dir, display_path, load_dir, select
 from oracle.scenarios.model import Scenario

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.check_cli import default_jobs
-from oracle.cli import app
+from oracle.cli.app import app
+from oracle.cli.check import default_jobs
 from oracle.scenarios.loader import default_dir, display_path
 
 runner = CliRunner()
@@ -92,7 +92,7 @@ def test_jobs_default_is_the_number_of_cores() -> None:
 
 def _check_report(tmp_path: Path, jobs: str) -> list[tuple[str, str, str]]:
     report = tmp_path / f"jobs-{jobs}.json"
-    subprocess.run([sys.executable, "-m", "oracle.cli", "check", "--jobs", jobs, "--report-json", str(report)],
+    subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report)],
                    check=True, capture_output=True)
     results = json.loads(report.read_text(encoding="utf-8"))["results"]
     return [(r["suite"], r["id"], r["outcome"]) for r in results]

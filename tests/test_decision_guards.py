@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from oracle.protocol import DecisionKind
+from oracle.core.protocol import DecisionKind
+from oracle.core.results import Outcome
 from oracle.reference import ReferenceEngine
-from oracle.results import Outcome
 from vale_invariants.catalog import ALL_NAMES, LOCKSTEP
 from vale_invariants.fuzz import FuzzConfig, run_fuzz
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser

@@ -9,9 +9,9 @@ from types import ModuleType
 
 import pytest
 
-from oracle.options import OPTIONS_FILE, OptionsDataError, load_options, option, option_sets
-from oracle.protocol import DecisionKind
-from oracle.rules import rules
+from oracle.core.options import OPTIONS_FILE, OptionsDataError, load_options, option, option_sets
+from oracle.core.protocol import DecisionKind
+from oracle.core.rules import rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,20 +9,20 @@ from typing import Any
 
 import pytest
 
-from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
-from oracle.harness import DeclaredButUnsupported, EngineFault, Subject
-from oracle.play import new_setup
+from oracle.core.results import Outcome
+from oracle.engines.harness import DeclaredButUnsupported, EngineFault, Subject
+from oracle.engines.play import new_setup
 from oracle.reference import ReferenceEngine
 from oracle.reports.causes import group_causes
 from oracle.reports.common import failed_results
-from oracle.results import Outcome
+from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
 from vale_fixtures import bad_handshakes
 from vale_fixtures import declares_legal_actions_unsupported as contradiction
 from vale_fixtures.bad_handshakes import BAD_FIELDS
 
 JSON = dict[str, Any]
 CONTRADICTION = "vale_fixtures.declares_legal_actions_unsupported"
-SERVED_CONTRADICTION = f"cmd:{sys.executable} -m oracle.cli serve --impl {CONTRADICTION}"
+SERVED_CONTRADICTION = f"cmd:{sys.executable} -m oracle.cli.app serve --impl {CONTRADICTION}"
 
 
 class RefusesLoad(ReferenceEngine):
@@ -117,7 +117,7 @@ def test_a_handshake_breaking_the_schema_is_refused_naming_the_field(factory: st
 
 
 def test_oracle_check_refuses_a_bad_handshake_in_one_located_line_exit_2() -> None:
-    run = subprocess.run([sys.executable, "-m", "oracle.cli", "check", "--suite", "setup",
+    run = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup",
                           "--impl", "vale_fixtures.bad_handshakes:engine_object"],
                          capture_output=True, text=True, timeout=120, check=False)
     assert 2 == run.returncode, run.stdout[-500:]

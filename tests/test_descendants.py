@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle.exits import EXIT_BAD_INPUT, EXIT_OK
-from oracle.supervise.reaper import Reaper, child_subreaper, descendants
+from oracle.core.exits import EXIT_BAD_INPUT, EXIT_OK
+from oracle.run.reaper import Reaper, child_subreaper, descendants
 
 GONE_WITHIN_SECONDS = 30.0
 STARTED_WITHIN_SECONDS = 120.0
@@ -42,7 +42,7 @@ def _gone(pid: int) -> bool:
 
 def _command(pid_file: Path, mode: str, suite: str) -> list[str]:
     impl = f"cmd:{sys.executable} -P -m vale_fixtures.wire.leaves_a_grandchild {pid_file} {mode}"
-    return [sys.executable, "-P", "-m", "oracle.cli", "check", "--impl", impl, "--suite", suite, "--jobs", "1"]
+    return [sys.executable, "-P", "-m", "oracle.cli.app", "check", "--impl", impl, "--suite", suite, "--jobs", "1"]
 
 
 @contextlib.contextmanager

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.check import EngineUnderTest
-from oracle.cli import app
-from oracle.expectations_cli import PLACEHOLDER, Reported, Verdict, plan_update, toml_string
+from oracle.cli.app import app
+from oracle.cli.expectations import PLACEHOLDER, Reported, Verdict, plan_update, toml_string
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports import RunInfo, write_json
-from oracle.results import CheckResult, Outcome
-from oracle.scenarios.expectations import apply_expectations, load_expectations
+from oracle.run.expectations import apply_expectations, load_expectations
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.runner import run_scenarios
+from oracle.suites.registry import EngineUnderTest
 from tests.helpers import CALL_SECONDS
 
 runner = CliRunner()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
 from tests.helpers import CALL_SECONDS
 
 FIXTURES = {

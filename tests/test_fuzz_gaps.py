@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from oracle.check import CheckOptions
-from oracle.cli import app
-from oracle.play import random_deck
-from oracle.protocol import DecisionKind
+from oracle.cli.app import app
+from oracle.core.protocol import DecisionKind
+from oracle.engines.play import random_deck
 from oracle.reference import ReferenceEngine
+from oracle.suites.invariants import fuzz_config
+from oracle.suites.registry import CheckOptions
 from vale_fixtures.undrivable_options import REASON, UndrivableOptions
 from vale_invariants.forcing import KINDS_BY_MODE, kinds_of
 from vale_invariants.fuzz import FuzzConfig, run_fuzz
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser
 from vale_invariants.game_guards import GUARDS
-from vale_invariants.suite import fuzz_config
 
 JSON = dict[str, Any]
 

@@ -13,7 +13,9 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
+from oracle.cli.app import app
+from oracle.core.results import CheckResult, Outcome
+from oracle.core.rules import rules
 from oracle.reports import RunInfo, build_report, write_json
 from oracle.reports.badge import report_score
 from oracle.reports.html.load import ReportError, Verdict, load_report, parse_report
@@ -22,8 +24,6 @@ from oracle.reports.html.page_matrix import panel_data
 from oracle.reports.html.site import build_site, render_site
 from oracle.reports.html.tally import NO_RULE, Status, by_rule, columns, matrix, rule_rows, tally
 from oracle.reports.json_report import SCHEMA_FILE
-from oracle.results import CheckResult, Outcome
-from oracle.rules import rules
 from oracle.scenarios.loader import default_dir
 
 JSON = dict[str, Any]

@@ -19,7 +19,7 @@ DECLARED = "vale_fixtures.internal_shuffle"
 
 def _check(tmp_path: Path, *args: str) -> tuple[int, dict[str, object]]:
     report = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "-m", "oracle.cli", "check", *args, "--report-json", str(report)],
+    done = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", *args, "--report-json", str(report)],
                           capture_output=True, text=True, timeout=300, check=False)
     return done.returncode, json.loads(report.read_text(encoding="utf-8"))
 

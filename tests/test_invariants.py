@@ -20,20 +20,20 @@ import typer
 from typer.testing import CliRunner
 
 import vale_fixtures
-from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.cli.fuzz import fuzz_command, parse_players
+from oracle.core.results import Outcome
+from oracle.core.rules import rules
 from oracle.reference import ReferenceEngine, create, flow
 from oracle.reference.state import Phase
 from oracle.reference.table import Table
 from oracle.reports.common import failed_results
-from oracle.results import Outcome
-from oracle.rules import rules
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
+from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
 from tests.helpers import CALL_SECONDS, act, cid, engine_at
 from vale_fixtures.broken import BrokenEngine
 from vale_invariants import checks
 from vale_invariants.catalog import ALL_NAMES, INVARIANTS
-from vale_invariants.cli import fuzz_command, parse_players
 from vale_invariants.fuzz import FuzzConfig, FuzzReport, run_fuzz
 from vale_invariants.scenario import build_scenario, to_toml
 
@@ -516,6 +516,6 @@ def test_a_seed_plays_the_same_games_whatever_the_process_imported() -> None:
     import sys
 
     plain = subprocess.run([sys.executable, "-c", _PLAY], capture_output=True, text=True, check=True, timeout=120)
-    loaded = subprocess.run([sys.executable, "-c", "import oracle.cli, oracle.z3check.proofs, tests.test_wheel; "
+    loaded = subprocess.run([sys.executable, "-c", "import oracle.cli.app, oracle.suites.z3.proofs, tests.test_wheel; "
                              + _PLAY], capture_output=True, text=True, check=True, timeout=120)
     assert plain.stdout == loaded.stdout

@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from oracle.candidates import candidate_actions
-from oracle.protocol import answer_is_ordered
+from oracle.core.protocol import answer_is_ordered
+from oracle.core.shapes import decision_problem
+from oracle.engines.candidates import candidate_actions
 from oracle.reference import ReferenceEngine
 from oracle.reference.decisions import selections
 from oracle.scenarios.loader import parse_text
 from oracle.scenarios.match import canonical_action
-from oracle.shapes import decision_problem
 from tests.helpers import act, cid
 from vale_invariants.actions import action_key
 from vale_invariants.lockstep import decision_difference, legal_difference
@@ -25,7 +25,7 @@ SUMMON_CERBERUS = {"type": "summon", "player": 0, "card": CERBERUS, "payment": {
 
 def _at_cerberus(variants: dict[str, str] | None = None, area: tuple[str, ...] = (TOTEM_POLE, SALAMANDER, KAPPA),
                  declared: dict[str, str] | None = None) -> ReferenceEngine:
-    from oracle.given import complete_snapshot
+    from oracle.scenarios.given import complete_snapshot
 
     engine = ReferenceEngine(declared)
     engine.load(complete_snapshot({"round": 4, "setup": {"expansion": True, "variants": variants or {}},

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from oracle.play import new_setup
+from oracle.core.validation import validation_errors
+from oracle.engines.play import new_setup
 from oracle.reference import ReferenceEngine
-from oracle.validation import validation_errors
 
 
 def _play_checking_schemas(setup: dict[str, Any], seed: int) -> set[str]:

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from oracle.check import CheckOptions, EngineUnderTest, run_check
-from oracle.pytest_plugin import marker_name
+from oracle.cli.pytest_plugin import marker_name
+from oracle.suites.registry import CheckOptions, EngineUnderTest, run_check
 from tests.helpers import CALL_SECONDS
 
 pytest_plugins = ("pytester",)
@@ -33,7 +33,7 @@ def test_marker_names_hold_no_dash() -> None:
 def planned(impl: str, suites: list[str] | None = None, unsupported: bool | None = None) -> int:
     """How many checks ``oracle check`` plans for this engine (the suites given, or all; only those the plan
     already knows are not run (unsupported or not applicable), or only the others, when ``unsupported`` says so)."""
-    from oracle.check import PlanContext, load_suites, plan_suites
+    from oracle.suites.registry import PlanContext, load_suites, plan_suites
 
     names = suites or list(load_suites())
     context = PlanContext(impl, EngineUnderTest.load(impl, CALL_SECONDS).fresh().handshake, CheckOptions())
@@ -117,17 +117,18 @@ def test_without_vale_impl_the_plugin_imports_nothing_of_the_oracle(pytester: py
         import sys
 
         def test_only_the_plugin_is_loaded():
-            assert ["oracle.pytest_plugin"] == sorted(m for m in sys.modules if m.startswith(("oracle.", "vale_")))
+            loaded = sorted(m for m in sys.modules if m.startswith(("oracle.", "vale_")))
+            assert ["oracle.cli", "oracle.cli.pytest_plugin"] == loaded
     """)
     result = run(pytester)
     result.assert_outcomes(passed=1)
 
 
 def test_the_plugin_module_imports_nothing_but_itself_once_pytest_is_loaded() -> None:
-    code = ("import sys, pytest; before = set(sys.modules); import oracle.pytest_plugin; "
+    code = ("import sys, pytest; before = set(sys.modules); import oracle.cli.pytest_plugin; "
             "print(' '.join(sorted(set(sys.modules) - before)))")
     added = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert ["oracle", "oracle.pytest_plugin"] == added
+    assert ["oracle", "oracle.cli", "oracle.cli.pytest_plugin"] == added
 
 
 def test_the_plugin_is_registered_through_the_pytest11_entry_point() -> None:
@@ -135,4 +136,4 @@ def test_the_plugin_is_registered_through_the_pytest11_entry_point() -> None:
     from pathlib import Path
 
     project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert {"oracle.pytest_plugin": "oracle.pytest_plugin"} == project["entry-points"]["pytest11"]
+    assert {"oracle.pytest_plugin": "oracle.cli.pytest_plugin"} == project["entry-points"]["pytest11"]

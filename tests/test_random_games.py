@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from oracle.play import chance_action, new_setup, play_random_game
+from oracle.engines.play import chance_action, new_setup, play_random_game
 from oracle.reference import ReferenceEngine
 
 GAMES_PER_PLAYER_COUNT = int(os.environ.get("VALE_RANDOM_GAMES", "700"))

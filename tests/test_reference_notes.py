@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from oracle.model import Stones
-from oracle.play import chance_action, new_setup
+from oracle.core.model import Stones
+from oracle.engines.play import chance_action, new_setup
 from oracle.reference import ReferenceEngine
 from oracle.reference.notes import NOTES, PAID, TARGET
 from oracle.reference.snapshot import SnapshotError

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from oracle.given import complete_snapshot
-from oracle.model import Stones
-from oracle.protocol import RejectionCode
+from oracle.core.model import Stones
+from oracle.core.protocol import RejectionCode
 from oracle.reference import ReferenceEngine
 from oracle.reference.engine import SetupError
 from oracle.reference.payment import PRINTED_VALUES, PaymentMemo
 from oracle.reference.snapshot import SnapshotError, load_state
+from oracle.scenarios.given import complete_snapshot
 from tests.helpers import act, cid, engine_at
 
 JSON = dict[str, Any]

@@ -10,10 +10,10 @@ from pathlib import Path
 import jsonschema
 
 import oracle
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports import RunInfo, build_report, exit_code, totals, write_json, write_junit, write_markdown
 from oracle.reports.json_report import SCHEMA_FILE
-from oracle.results import CheckResult, Outcome
-from oracle.scenarios.expectations import ExpectedFailure, apply_expectations, load_expectations
+from oracle.run.expectations import ExpectedFailure, apply_expectations, load_expectations
 
 REPRO = "oracle check --impl oracle.reference --select PAY-3-red-and-blue-for-cost-1"
 FAILED = CheckResult(
@@ -212,13 +212,13 @@ def test_expectations_file_errors_name_file_and_line(tmp_path: Path) -> None:
 
 
 def test_code_locations_are_shown_by_module_never_by_the_machines_paths(tmp_path: Path) -> None:
-    import oracle.harness
-    from oracle.portable import shown_path, shown_traceback
+    import oracle.engines.harness
+    from oracle.core.portable import shown_path, shown_traceback
 
-    assert "oracle/harness.py" == shown_path(oracle.harness.__file__)
+    assert "oracle/engines/harness.py" == shown_path(oracle.engines.harness.__file__)
     assert "oracle/__init__.py" == shown_path(oracle.__file__)
     assert "…/lost.py" == shown_path("/nowhere/at/all/lost.py")
     assert "relative/as/given.py" == shown_path("relative/as/given.py")
-    trace = f'Traceback (most recent call last):\n  File "{oracle.harness.__file__}", line 12, in f\n    x()\n'
-    assert 'Traceback (most recent call last):\n  File "oracle/harness.py", line 12, in f\n    x()\n' == \
+    trace = f'Traceback (most recent call last):\n  File "{oracle.engines.harness.__file__}", line 12, in f\n    x()\n'
+    assert 'Traceback (most recent call last):\n  File "oracle/engines/harness.py", line 12, in f\n    x()\n' == \
         shown_traceback(trace)

@@ -20,12 +20,12 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports import RunInfo, build_report, junit_tree, markdown_report
 from oracle.reports.html.load import parse_report
 from oracle.reports.html.markup import script_json
 from oracle.reports.html.site import render_site
 from oracle.reports.sanitize import md_code, md_fence, md_text
-from oracle.results import CheckResult, Outcome
 
 HOSTILE = (
     "<script>alert(1)</script>",

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cards import catalogue
-from oracle.cli import app
+from oracle.cli.app import app
+from oracle.core.cards import catalogue
+from oracle.core.results import CheckResult, Outcome
+from oracle.core.rules import rules, variants
 from oracle.reports import RunInfo, build_report
-from oracle.results import CheckResult, Outcome
-from oracle.rules import rules, variants
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from oracle.cards import catalogue
-from oracle.check import load_suites
-from oracle.given import complete_snapshot
-from oracle.rules import RulesDataError, load_rules, rules
+from oracle.core.cards import catalogue
+from oracle.core.rules import RulesDataError, load_rules, rules
+from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
+from oracle.suites.registry import load_suites
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUPS = "SETUP|ROUND|HUNT|DECK|ACT|SELL|TAME|SUM|PAY|REM|STONE|LIMIT|EFF|SCORE|END|DEC|RUL|PROTO"
@@ -212,7 +212,7 @@ VARIANT_SITUATIONS = {"RUL-1": _kappa_or_gargoyle_sees_two_stones, "END-1": _som
 
 
 def test_every_variant_has_its_situation_here() -> None:
-    from oracle.rules import variants
+    from oracle.core.rules import variants
 
     assert sorted(variants()) == sorted(VARIANT_SITUATIONS)
 

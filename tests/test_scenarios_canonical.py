@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from oracle.core.validation import validation_errors
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
 from oracle.scenarios.match import canonical_form
 from oracle.scenarios.model import Step
-from oracle.validation import validation_errors
 
 SUMMON = """\
 id = "CANON-1"

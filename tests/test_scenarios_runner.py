@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from oracle.check import EngineUnderTest
-from oracle.protocol import CAPABILITIES
+from oracle.core.protocol import CAPABILITIES
+from oracle.core.results import CheckResult, Outcome
 from oracle.reference import ReferenceEngine
-from oracle.results import CheckResult, Outcome
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
 from oracle.scenarios.model import Scenario
 from oracle.scenarios.runner import run_scenario
+from oracle.suites.registry import EngineUnderTest
 
 JSON = dict[str, Any]
 

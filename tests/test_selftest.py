@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 import vale_fixtures
-from oracle.cli import app
-from oracle.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
-from oracle.results import Outcome
-from oracle.selftest import FAULTS, REFERENCE, Expect, Fault, Plan, judge, plan_for, plans, run_selftest
+from oracle.cli.app import app
+from oracle.cli.selftest import FAULTS, REFERENCE, Expect, Fault, Plan, judge, plan_for, plans, run_selftest
+from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
+from oracle.core.results import Outcome
 
 JSON = dict[str, Any]
 

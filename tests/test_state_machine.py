@@ -54,6 +54,6 @@ def test_the_failure_is_saved_as_a_scenario_the_reference_passes(pytester: pytes
     result.assert_outcomes(failed=1)
     saved = sorted(found.glob("*.toml"))
     assert (1, True) == (len(saved), any(f"scenario: {saved[0]}" in line for line in result.outlines))
-    check = pytester.run(sys.executable, "-m", "oracle.cli", "check", "--impl", "oracle.reference",
+    check = pytester.run(sys.executable, "-m", "oracle.cli.app", "check", "--impl", "oracle.reference",
                          "--scenarios", str(found), "--suite", "scenarios")
     assert 0 == check.ret

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from oracle.cards import catalogue
-from oracle.play import play_random_game
+from oracle.core.cards import catalogue
+from oracle.engines.play import play_random_game
 from oracle.reference import ReferenceEngine
 from oracle.reference.effects import load_handlers
 from oracle.reference.effects.registry import TILES

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.cli import app
-from oracle.harness import Handshake, parse_handshake
+from oracle.cli.app import app
+from oracle.core.rules import RulesDataError, load_rules, load_variants, variant_problem, variants
+from oracle.engines.harness import Handshake, parse_handshake
 from oracle.reference import ReferenceEngine
 from oracle.reference.declared import impl_for, parse_declared
 from oracle.reference.snapshot import SnapshotError, load_state
-from oracle.rules import RulesDataError, load_rules, load_variants, variant_problem, variants
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
 from oracle.scenarios.runner import not_applicable_reason, pinned_variants, unsupported_reason
 from tests.helpers import CALL_SECONDS
@@ -29,7 +29,7 @@ def _handshake(declared: dict[str, str]) -> Handshake:
 
 
 def _kappa_position(variant: dict[str, str]) -> dict[str, object]:
-    from oracle.given import complete_snapshot
+    from oracle.scenarios.given import complete_snapshot
 
     return complete_snapshot({"round": 4, "setup": {"variants": variant}, "players": [
         {"area": ["base-water-02"], "hand": ["base-water-14"], "stones": {"blue": 2}}]})
@@ -86,7 +86,7 @@ def test_the_setup_wins_over_the_declared_value() -> None:
 
 
 def _nessie_with_loki(variant: dict[str, str], declared: dict[str, str] | None = None) -> ReferenceEngine:
-    from oracle.given import complete_snapshot
+    from oracle.scenarios.given import complete_snapshot
 
     engine = ReferenceEngine(declared)
     engine.load(complete_snapshot({"round": 3, "phase": "resolution", "setup": {"expansion": True, "variants": variant},
@@ -231,7 +231,7 @@ def test_check_variant_is_for_the_reference_only() -> None:
     ("loki_every_family_declared", "ART-11-every-family-nessie-with-loki-scores-nothing"),
 ])
 def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture: str, own_scenario: str) -> None:
-    from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
+    from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
 
     load_suites()
     results = run_check(EngineUnderTest.load(f"vale_fixtures.{fixture}", CALL_SECONDS), CheckOptions(), ["scenarios"])

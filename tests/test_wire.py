@@ -13,24 +13,24 @@ from typing import Any
 import pytest
 
 from oracle import PROTOCOL_VERSION
-from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
-from oracle.harness import EngineFault, Subject
-from oracle.play import new_setup
-from oracle.protocol import Engine
+from oracle.core.protocol import Engine
+from oracle.core.results import Outcome
+from oracle.core.validation import validation_errors
+from oracle.engines.harness import EngineFault, Subject
+from oracle.engines.play import new_setup
+from oracle.engines.wire.connection import harness_capabilities, request_line
+from oracle.engines.wire.impl import wire_factory
+from oracle.engines.wire.methods import ENGINE_METHODS, METHODS, incompatibility, may_send
+from oracle.engines.wire.pool import pool_for
+from oracle.engines.wire.server import Server
+from oracle.engines.wire.validate import response_violation, violations
 from oracle.reference import ReferenceEngine
-from oracle.results import Outcome
-from oracle.validation import validation_errors
-from oracle.wire.connection import harness_capabilities, request_line
-from oracle.wire.impl import wire_factory
-from oracle.wire.methods import ENGINE_METHODS, METHODS, incompatibility, may_send
-from oracle.wire.pool import pool_for
-from oracle.wire.server import Server
-from oracle.wire.validate import response_violation, violations
+from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
 from tests.helpers import CALL_SECONDS
 from vale_fixtures.minimal_adapter import MinimalAdapter
 
 JSON = dict[str, Any]
-SERVE = f"cmd:{sys.executable} -m oracle.cli serve"
+SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
 
 
 def served(impl: str) -> str:
@@ -117,7 +117,7 @@ def test_the_server_offers_observe_only_for_engines_of_1_1() -> None:
 
 
 def test_an_engine_of_protocol_2_is_refused_in_one_line() -> None:
-    run = subprocess.run([sys.executable, "-m", "oracle.cli", "check", "--impl",
+    run = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--impl",
                           f"cmd:{sys.executable} -m vale_fixtures.wire.speaks_2_0", "--suite", "setup"],
                          capture_output=True, text=True, timeout=60, check=False)
     assert 2 == run.returncode
@@ -276,7 +276,7 @@ def _engine_pid_and_export(factory: Any, seed: int) -> tuple[int, JSON]:
 @pytest.mark.parametrize("backend", ["json", "orjson"])
 def test_lines_are_compact_strict_json_whichever_library_writes_them(backend: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from oracle.wire import methods
+    from oracle.engines.wire import methods
 
     if backend == "json":
         monkeypatch.setattr(methods, "_orjson", None)

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from oracle.check import CheckOptions, EngineUnderTest, load_suites, run_check
-from oracle.results import Outcome
+from oracle.core.results import Outcome
+from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
 
 # fixture module -> (outcome, method named, what the message says)
 HOSTILE = {

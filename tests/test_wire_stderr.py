@@ -7,10 +7,10 @@ import subprocess
 import sys
 import time
 
-from oracle.wire.channel import STDERR_LINE_CHARS, STDERR_LINES_KEPT, TRUNCATED, StderrTail
+from oracle.engines.wire.channel import STDERR_LINE_CHARS, STDERR_LINES_KEPT, TRUNCATED, StderrTail
 
 FIXTURES = "vale_fixtures.wire"
-CHECK = [sys.executable, "-m", "oracle.cli", "check", "--suite", "setup"]
+CHECK = [sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup"]
 DRAIN_CPU_SECONDS = 0.5
 """Draining 4 MB in large reads costs milliseconds of CPU; one byte per system call cost seconds."""
 

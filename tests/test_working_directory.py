@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from oracle.exits import EXIT_OK
+from oracle.core.exits import EXIT_OK
 
 HOSTILE_MODULES = ("ctypes", "json")
 MARKER = "imported-from-the-working-directory"
 # The engine command itself runs with -P: its own process is the user's to start safely (docs/wire.md).
-SERVE = f"cmd:{sys.executable} -P -m oracle.cli serve"
+SERVE = f"cmd:{sys.executable} -P -m oracle.cli.app serve"
 
 
 def _hostile_folder(folder: Path) -> Path:
@@ -29,7 +29,7 @@ def _hostile_folder(folder: Path) -> Path:
 
 
 def _check(folder: Path, impl: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-P", "-m", "oracle.cli", "check", "--impl", impl, "--suite", "setup", "--jobs", "1"]
+    command = [sys.executable, "-P", "-m", "oracle.cli.app", "check", "--impl", impl, "--suite", "setup", "--jobs", "1"]
     return subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300, check=False)
 
 
@@ -53,7 +53,7 @@ def test_an_adapter_in_the_working_directory_is_still_found_by_its_module_name(t
 
 def test_a_cmd_engine_inherits_the_environment_without_pythonsafepath(tmp_path: Path) -> None:
     refuses_safe_path = ("import os, sys; 'PYTHONSAFEPATH' in os.environ and sys.exit(3); "
-                         "from oracle.reference import create; from oracle.wire.server import serve_stdio; "
+                         "from oracle.reference import create; from oracle.engines.wire.server import serve_stdio; "
                          "sys.exit(serve_stdio(create))")
     run = _check(tmp_path, f"cmd:{sys.executable} -P -c {shlex.quote(refuses_safe_path)}")
     assert EXIT_OK == run.returncode, run.stdout + run.stderr

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.check import SUITES, CheckOptions, EngineUnderTest, load_suites
-from oracle.results import CheckResult, Outcome
+from oracle.cli.z3 import z3_app
+from oracle.core.results import CheckResult, Outcome
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.z3check.cli import z3_app
-from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, row_named, run_conformance
+from oracle.suites.registry import SUITES, CheckOptions, EngineUnderTest, load_suites
+from oracle.suites.z3.conformance import ROWS, ConformOptions, case_by_id, row_named, run_conformance
 from tests.helpers import CALL_SECONDS
 
 REFERENCE = "oracle.reference"
@@ -112,7 +112,7 @@ def test_a_budget_that_runs_out_is_incomplete_never_pass() -> None:
 
 
 def test_a_row_that_checks_no_case_is_incomplete_never_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    from oracle.z3check import conformance
+    from oracle.suites.z3 import conformance
 
     monkeypatch.setattr(conformance, "select_keys", lambda row, options: ([], len(row.domain())))
     results = _run(REFERENCE, rows=("holding-limit",))
@@ -147,9 +147,9 @@ def test_conform_command_exit_codes() -> None:
 
 
 def test_the_rows_are_unsupported_for_an_engine_without_two_player_games() -> None:
-    from oracle.check import PlanContext
-    from oracle.harness import parse_handshake
+    from oracle.engines.harness import parse_handshake
     from oracle.reference import ReferenceEngine
+    from oracle.suites.registry import PlanContext
 
     handshake = parse_handshake({**ReferenceEngine().handshake(), "players": [3, 4]})
     units = load_suites()["z3"].plan(PlanContext(REFERENCE, handshake, CheckOptions()))

@@ -13,21 +13,21 @@ from typing import Any
 import pytest
 import z3
 
-from oracle.check import SUITES, CheckOptions, EngineUnderTest, load_suites
-from oracle.given import complete_snapshot
-from oracle.model import Family, Stones
+from oracle.core.model import Family, Stones
+from oracle.core.results import CheckResult, Outcome
 from oracle.reference import ReferenceEngine
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.steps import PayPrice
 from oracle.reference.payment import StoneValues, legal_payments
-from oracle.results import CheckResult, Outcome
+from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.z3check import models, proofs
-from oracle.z3check import models as m
-from oracle.z3check.conformance import ROWS, ConformOptions, case_by_id, check_case, row_named, run_conformance
-from oracle.z3check.export import choice_upgrade_scenarios, incense_scenarios
+from oracle.suites.registry import SUITES, CheckOptions, EngineUnderTest, load_suites
+from oracle.suites.z3 import models, proofs
+from oracle.suites.z3 import models as m
+from oracle.suites.z3.conformance import ROWS, ConformOptions, case_by_id, check_case, row_named, run_conformance
+from oracle.suites.z3.export import choice_upgrade_scenarios, incense_scenarios
 from tests.helpers import CALL_SECONDS
 from vale_fixtures.broken import BrokenEngine
 
@@ -299,7 +299,7 @@ def test_the_boundary_scenarios_declare_what_they_need() -> None:
 
 
 def test_an_engine_without_the_tiles_reports_the_tile_scenarios_unsupported(tmp_path: Path) -> None:
-    from oracle.z3check.export import export_boundaries
+    from oracle.suites.z3.export import export_boundaries
 
     written = export_boundaries(tmp_path)
     engine = EngineUnderTest.load("tests.test_z3_expansion:no_tiles", CALL_SECONDS)

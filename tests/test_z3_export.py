@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from oracle.check import EngineUnderTest
-from oracle.results import Outcome
-from oracle.rules import rules
+from oracle.cli.z3 import z3_app
+from oracle.core.results import Outcome
+from oracle.core.rules import rules
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.z3check.cli import z3_app
-from oracle.z3check.export import export_boundaries
+from oracle.suites.registry import EngineUnderTest
+from oracle.suites.z3.export import export_boundaries
 from tests.helpers import CALL_SECONDS
 
 TOP_KEYS = {"id", "title", "rules", "cards", "source", "requires", "given", "steps", "expect_end"}

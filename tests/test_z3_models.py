@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.cards import catalogue
-from oracle.given import complete_snapshot
-from oracle.model import Family, Stones
+from oracle.core.cards import catalogue
+from oracle.core.model import Family, Stones
 from oracle.reference import ReferenceEngine
 from oracle.reference.payment import StoneValues, legal_payments
-from oracle.z3check import models as m
-from oracle.z3check.conformance import COST_CARDS, FILLER, HESTIA, SUMMON_CARDS
+from oracle.scenarios.given import complete_snapshot
+from oracle.suites.z3 import models as m
+from oracle.suites.z3.conformance import COST_CARDS, FILLER, HESTIA, SUMMON_CARDS
 
 
 def test_the_domains_have_the_documented_sizes() -> None:

@@ -9,11 +9,11 @@ import pytest
 import z3
 from typer.testing import CliRunner
 
-from oracle.model import Stones
+from oracle.cli.z3 import z3_app
+from oracle.core.model import Stones
+from oracle.core.rules import rules
 from oracle.reference.payment import StoneValues, check_payment
-from oracle.rules import rules
-from oracle.z3check import models, proofs
-from oracle.z3check.cli import z3_app
+from oracle.suites.z3 import models, proofs
 
 
 @pytest.fixture(scope="module")

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.cards import catalogue
-from oracle.model import Family
-from oracle.options import OptionSet, option_sets
-from oracle.protocol import ANSWERS, DecisionKind
+from oracle.core.cards import catalogue
+from oracle.core.model import Family
+from oracle.core.options import OptionSet, option_sets
+from oracle.core.protocol import ANSWERS, DecisionKind
 from oracle.reference.effects import load_handlers, registry
 from oracle.reference.effects.registry import Effect, Stage
 from oracle.reference.effects.steps import (

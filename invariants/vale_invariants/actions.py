@@ -16,9 +16,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from oracle.candidates import candidate_actions
-from oracle.cards import catalogue
-from oracle.protocol import ANSWERS, ActionType, DecisionKind
+from oracle.core.cards import catalogue
+from oracle.core.protocol import ANSWERS, ActionType, DecisionKind
+from oracle.engines.candidates import candidate_actions
 
 JSON = dict[str, Any]
 Key = tuple[tuple[str, Any], ...]
@@ -56,7 +56,7 @@ def _norm(key: str, value: Any, ordered: bool = False) -> Any:
 
 def action_key(action: JSON, ordered: bool = False) -> Key:
     """A hashable, orderable key: equal for two spellings of the same action. The chosen cards of an answer to
-    an ``ordered`` decision (EFF-8, :func:`oracle.protocol.answer_is_ordered`) keep their order."""
+    an ``ordered`` decision (EFF-8, :func:`oracle.core.protocol.answer_is_ordered`) keep their order."""
     out: list[tuple[str, Any]] = []
     for key in sorted(action):
         value = action[key]

@@ -10,12 +10,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.model import Stones
+from oracle.core.model import Stones
+from oracle.core.results import Outcome
 from oracle.reference import ReferenceEngine
 from oracle.reference.effects import load_handlers
 from oracle.reference.effects.registry import TRIGGERED
 from oracle.reference.payment import check_payment
-from oracle.results import Outcome
 
 JSON = dict[str, Any]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from oracle.protocol import DecisionKind
+from oracle.core.protocol import DecisionKind
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 from vale_invariants.trace import Failure, Violation
 

@@ -15,11 +15,11 @@ import marshal
 import random
 from typing import Any
 
-from oracle.harness import EngineFault
-from oracle.play import ADVANCED_TILES, adopt_deck, random_deck
-from oracle.protocol import DecisionKind
+from oracle.core.protocol import DecisionKind
+from oracle.core.undrivable import UNDRIVABLE, undrivable_reason
+from oracle.engines.harness import EngineFault
+from oracle.engines.play import ADVANCED_TILES, adopt_deck, random_deck
 from oracle.reference import ReferenceEngine
-from oracle.undrivable import UNDRIVABLE, undrivable_reason
 from vale_invariants import checks
 from vale_invariants.actions import (
     PROBE_CORRUPT,
@@ -224,7 +224,7 @@ def freeze(data: JSON) -> JSON:
 
 
 def _private_difference(a: JSON, b: JSON) -> str:
-    from oracle.diff import first_difference as _first_difference
+    from oracle.core.diff import first_difference as _first_difference
 
     where = _first_difference(a.get("private"), b.get("private"), "private")
     return where or "private"

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.harness import DEFAULT_START_TIMEOUT
-from oracle.protocol import DecisionKind
+from oracle.core.protocol import DecisionKind
+from oracle.engines.harness import DEFAULT_START_TIMEOUT
 
 JSON = dict[str, Any]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from oracle.protocol import ANSWERS, ActionType, DecisionKind
+from oracle.core.protocol import ANSWERS, ActionType, DecisionKind
 
 JSON = dict[str, Any]
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.diff import first_difference as _first_difference
-from oracle.model import Stones
-from oracle.protocol import answer_is_ordered
+from oracle.core.diff import first_difference as _first_difference
+from oracle.core.model import Stones
+from oracle.core.protocol import answer_is_ordered
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions
 from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT, TILES, Effect
@@ -28,7 +28,7 @@ JSON = dict[str, Any]
 HIDDEN_KEYS = ("private", "pending")
 DECISION_FIELDS = ("cards", "players", "options", "min", "max", "limit")
 ORDERED = "ordered"
-"""Compared as :func:`oracle.protocol.answer_is_ordered` reads it: absent is false (EFF-8)."""
+"""Compared as :func:`oracle.core.protocol.answer_is_ordered` reads it: absent is false (EFF-8)."""
 
 TYPE_RULES: dict[str, tuple[str, ...]] = {
     "pick": ("HUNT-4", "HUNT-1"),

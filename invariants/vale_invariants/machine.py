@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from oracle.harness import EngineFault, resolve_impl
-from oracle.play import random_deck
+from oracle.engines.harness import EngineFault, resolve_impl
+from oracle.engines.play import random_deck
 from vale_invariants import checks
 from vale_invariants.actions import PROBE_CORRUPT, PROBE_PROTOCOL, PROBE_UNLISTED
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, Invariant

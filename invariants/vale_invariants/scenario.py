@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from oracle.protocol import answer_is_ordered
-from oracle.rules import rules as rules_catalogue
+from oracle.core.protocol import answer_is_ordered
+from oracle.core.rules import rules as rules_catalogue
 from oracle.scenarios.writer import toml_text
 from vale_invariants.lockstep import DECISION_FIELDS, ORDERED
 from vale_invariants.trace import Divergence, Failure
@@ -223,12 +223,12 @@ def write_scenario(directory: Path, failure: Failure, impl: str, factory: Callab
 
 
 def _verify(path: Path, impl: str, factory: Callable[[], Any], timeout: float) -> str:
-    from oracle.check import EngineUnderTest
+    from oracle.core.results import Outcome
     from oracle.reference import create
-    from oracle.results import Outcome
     from oracle.scenarios.loader import load_file
     from oracle.scenarios.model import ScenarioError
     from oracle.scenarios.runner import run_scenario
+    from oracle.suites.registry import EngineUnderTest
 
     try:
         scenario = load_file(path)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from dataclasses import field as _field
 from typing import Any
 
-from oracle.results import Outcome
+from oracle.core.results import Outcome
 
 JSON = dict[str, Any]
 

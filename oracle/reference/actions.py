@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from oracle.model import Stones
-from oracle.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
+from oracle.core.model import Stones
+from oracle.core.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
 from oracle.reference.decisions import DecisionSpec, selections
 from oracle.reference.effects.registry import INSTANT, TILES, TileAbility, always, instant_can_resolve
 from oracle.reference.payment import check_payment, legal_payments

@@ -10,8 +10,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.model import Stones
-from oracle.protocol import DecisionKind
+from oracle.core.model import Stones
+from oracle.core.protocol import DecisionKind
 
 JSON = dict[str, Any]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from oracle.core.rules import variant_problem
 from oracle.reference.engine import ReferenceEngine
-from oracle.rules import variant_problem
 
 
 def parse_declared(spec: str) -> dict[str, str]:

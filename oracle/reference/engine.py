@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle import __version__
-from oracle.cards import catalogue
-from oracle.protocol import ApplyResult, reference_handshake
+from oracle.core.cards import catalogue
+from oracle.core.protocol import ApplyResult, reference_handshake
+from oracle.core.versions import __version__
 from oracle.reference import actions, flow
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects import load_handlers

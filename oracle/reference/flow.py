@@ -12,8 +12,8 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from oracle.model import Stones
-from oracle.protocol import ActionType, DecisionKind
+from oracle.core.model import Stones
+from oracle.core.protocol import ActionType, DecisionKind
 from oracle.reference.actions import ACTION_TYPES
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from oracle.model import Family, Stones
+from oracle.core.model import Family, Stones
 
 T = TypeVar("T")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oracle.model import COLORS, Color, Stones
-from oracle.protocol import Rejection, RejectionCode
+from oracle.core.model import COLORS, Color, Stones
+from oracle.core.protocol import Rejection, RejectionCode
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.cards import catalogue
-from oracle.model import Stones
+from oracle.core.cards import catalogue
+from oracle.core.model import Stones
+from oracle.core.rules import variant_problem
 from oracle.reference.state import MAX_PLAYERS, MIN_PLAYERS, Frame, GameState, Phase, PlayerState, Setup
-from oracle.rules import variant_problem
 
 # Coverage: a line marked 'no cover - bad snapshot' only refuses a malformed snapshot, which no scenario can
 # load (the scenario loader refuses it first); one marked 'no cover - own bookkeeping' only reads back the

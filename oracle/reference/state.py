@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from oracle.model import NO_STONES, Stones
+from oracle.core.model import NO_STONES, Stones
+from oracle.core.rules import variants
 from oracle.reference.notes import NOTES, Note
-from oracle.rules import variants
 
 JSON = dict[str, Any]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import copy
 from typing import Any, TypeVar
 
-from oracle.cards import Card, catalogue
-from oracle.model import Family, Stones
+from oracle.core.cards import Card, catalogue
+from oracle.core.model import Family, Stones
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues

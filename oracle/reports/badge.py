@@ -15,9 +15,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.core.results import Outcome
 from oracle.reports.files import write_report_file
 from oracle.reports.html.load import Coverage, Report
-from oracle.results import Outcome
 
 DEFAULT_LABEL = "vale oracle"
 SHIELDS_SCHEMA_VERSION = 1
@@ -72,7 +72,7 @@ class Score:
 
 
 def report_score(report: Report) -> Score:
-    from oracle.rules import rules
+    from oracle.core.rules import rules
 
     results = report.results
     base_rules = [rule.id for rule in rules().values() if rule.scope == "base"]

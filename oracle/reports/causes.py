@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from oracle.protocol import ANSWERS
-from oracle.results import DECLARED_UNSUPPORTED, CheckResult, Outcome
+from oracle.core.protocol import ANSWERS
+from oracle.core.results import DECLARED_UNSUPPORTED, CheckResult, Outcome
 
 JSON = dict[str, Any]
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-import oracle
-from oracle.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
-from oracle.harness import python_version
-from oracle.results import CheckResult, Outcome
+from oracle.core import versions
+from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
+from oracle.core.results import CheckResult, Outcome
+from oracle.core.versions import python_version
 
 JSON = dict[str, Any]
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -38,9 +38,9 @@ class RunInfo:
     started: datetime = field(default_factory=lambda: datetime.now(UTC))
     duration: float = 0.0
     options: JSON = field(default_factory=dict)
-    suite_version: str = oracle.SUITE_VERSION
-    oracle_version: str = oracle.__version__
-    protocol: str = oracle.PROTOCOL_VERSION
+    suite_version: str = versions.SUITE_VERSION
+    oracle_version: str = versions.__version__
+    protocol: str = versions.PROTOCOL_VERSION
     python: str = field(default_factory=python_version)
     stopped: str = ""
     """Why the run stopped before the end ('' when it finished): a signal, the time budget, the failure limit."""
@@ -110,7 +110,7 @@ def failed_results(results: Iterable[CheckResult], run: RunInfo | None = None) -
 
 
 def exit_code(results: Iterable[CheckResult], run: RunInfo | None = None, report_failed: bool = False) -> int:
-    """The exit code of a run (:mod:`oracle.exits`), the first that applies: 128 + the signal number when SIGINT or
+    """The exit code of a run (:mod:`oracle.core.exits`), the first that applies: 128 + the signal number when SIGINT or
     SIGTERM stopped it; 5 when a report could not be written; 1 when a check failed; 3 when the run stopped early
     or a check is incomplete; 4 when no check ran (0 with ``--allow-empty``); else 0."""
     seen = list(results)
@@ -178,14 +178,14 @@ def nothing_checked_line(results: Iterable[CheckResult]) -> str:
 
 
 def card_name(card: str) -> str:
-    from oracle.cards import catalogue
+    from oracle.core.cards import catalogue
 
     found = catalogue().by_name(card)
     return found.name if found is not None else card
 
 
 def rule_group(rule_id: str) -> str:
-    from oracle.rules import rules
+    from oracle.core.rules import rules
 
     rule = rules().get(rule_id)
     return rule.group if rule is not None else "other"

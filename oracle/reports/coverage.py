@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports.common import JSON
-from oracle.results import CheckResult, Outcome
 
 
 @dataclass(frozen=True)
@@ -43,14 +43,14 @@ def _tallies(results: Iterable[CheckResult], keys: Callable[[CheckResult], Itera
 
 def rule_coverage(results: Sequence[CheckResult]) -> dict[str, Tally]:
     """Every rule id of ``oracle/data/rules.toml`` (zeros included), in catalogue order."""
-    from oracle.rules import rules
+    from oracle.core.rules import rules
 
     return _tallies(results, lambda r: r.rules, rules())
 
 
 def card_coverage(results: Sequence[CheckResult]) -> dict[str, Tally]:
     """Every card id of the catalogue (zeros included)."""
-    from oracle.cards import catalogue
+    from oracle.core.cards import catalogue
 
     cards = catalogue()
 

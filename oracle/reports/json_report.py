@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import group_causes, notes_of
 from oracle.reports.common import (
     JSON,
@@ -22,7 +23,6 @@ from oracle.reports.common import (
 )
 from oracle.reports.coverage import coverage_json
 from oracle.reports.files import write_report_file
-from oracle.results import CheckResult, Outcome
 
 REPORT_FORMAT = "vale-oracle/report/2"
 """Format 2 added the outcome ``not-applicable``, the verdict ``NOTHING CHECKED`` with exit code 4, and the totals

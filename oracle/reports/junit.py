@@ -20,11 +20,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import causes_headline, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, one_line, summary_line, verdict
 from oracle.reports.files import write_report_file
 from oracle.reports.sanitize import clean_result, clean_text
-from oracle.results import CheckResult, Outcome
 
 FAILURE = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.INCOMPLETE,
                      Outcome.UNEXPECTED_PASS})

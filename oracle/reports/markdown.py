@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import Cause, causes_headline, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, rule_group, summary_line, totals, verdict
 from oracle.reports.coverage import Tally, card_coverage, rule_coverage
 from oracle.reports.files import append_report_file, write_report_file
 from oracle.reports.sanitize import clean_result, clean_text, md_code, md_fence, md_text
-from oracle.results import CheckResult, Outcome
 
 
 def _tally_table(title: str, label: str, groups: dict[str, list[CheckResult]]) -> list[str]:

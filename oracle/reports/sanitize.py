@@ -12,7 +12,7 @@ import dataclasses
 import re
 from typing import Any
 
-from oracle.results import CheckResult
+from oracle.core.results import CheckResult
 
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _TEXT_FIELDS = ("title", "expected", "actual", "message", "reproduce")

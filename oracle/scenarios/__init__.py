@@ -5,7 +5,7 @@
   error naming the file and line (:mod:`oracle.scenarios.locate` finds the lines);
 * :mod:`oracle.scenarios.runner` runs one scenario against an engine and classifies the outcome;
 * :mod:`oracle.scenarios.match` is the partial matching of snapshots, decisions and events;
-* :mod:`oracle.scenarios.expectations` applies ``--expectations`` files of known failures;
-* :mod:`oracle.scenarios.suite` registers the ``scenarios`` suite of ``oracle check``;
-* :mod:`oracle.scenarios.cli` and :mod:`oracle.scenarios.describe` are ``oracle scenarios lint`` and ``show``.
+* :mod:`oracle.run.expectations` applies ``--expectations`` files of known failures;
+* :mod:`oracle.suites.scenarios` registers the ``scenarios`` suite of ``oracle check``;
+* :mod:`oracle.cli.scenarios` and :mod:`oracle.scenarios.describe` are ``oracle scenarios lint`` and ``show``.
 """

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.cards import catalogue
-from oracle.given import complete_snapshot
-from oracle.rules import rules
+from oracle.core.cards import catalogue
+from oracle.core.rules import rules
+from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.model import JSON, Scenario, Step
 from oracle.scenarios.runner import describe_action
 

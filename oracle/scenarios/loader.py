@@ -21,19 +21,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import oracle
-from oracle.cards import catalogue
-from oracle.given import GivenError, complete_snapshot
-from oracle.nesting import Syntax, too_deep
-from oracle.protocol import DecisionKind
-from oracle.rules import rules as rules_catalogue
-from oracle.rules import variant_problem
+from oracle.core.cards import catalogue
+from oracle.core.nesting import Syntax, too_deep
+from oracle.core.protocol import DecisionKind
+from oracle.core.rules import rules as rules_catalogue
+from oracle.core.rules import variant_problem
+from oracle.core.validation import schema as protocol_schema
+from oracle.scenarios.given import GivenError, complete_snapshot
 from oracle.scenarios.locate import KeyPath, key_lines, line_of
 from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
 from oracle.scenarios.model import JSON, Scenario, ScenarioError, Step
-from oracle.validation import schema as protocol_schema
 
-SCHEMA_FILE = Path(oracle.__file__).parent / "schemas" / "scenario.schema.json"
+PACKAGE = Path(__file__).resolve().parents[1]
+SCHEMA_FILE = PACKAGE / "schemas" / "scenario.schema.json"
 SNAPSHOT_CARD_LISTS = ("actives_used", "display", "draw_pile", DRAW_PILE_TOP, "discard_pile")
 PLAYER_CARD_LISTS = ("hand", "area", "markers")
 # A ``do`` expected to be rejected with one of these codes is a probe: sent as written, it may name a card
@@ -44,7 +44,7 @@ PROBE_CODES = frozenset({"UNKNOWN_CARD", "MALFORMED_ACTION"})
 def default_dir() -> Path:
     """The bundled suite: ``oracle/_suite`` in an installed wheel, else the clone's top-level ``scenarios/``
     (an editable install or a checkout, where the package sits beside it)."""
-    package = Path(oracle.__file__).resolve().parent
+    package = PACKAGE
     bundled = package / "_suite"
     return bundled if bundled.is_dir() else package.parent / "scenarios"
 

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.cards import catalogue
+from oracle.core.cards import catalogue
 
 UNORDERED_CARD_LISTS = frozenset({
     "hand", "area", "markers", "display", "discard_pile", "actives_used", "cards", "shelter", "tiles", "options",

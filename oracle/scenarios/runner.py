@@ -3,9 +3,9 @@
 Each scenario gets a fresh engine: its ``requires`` are checked against the handshake, the completed
 ``given`` position is loaded, then each step runs in order (``legal``/``not_legal`` before ``do``,
 then ``reject`` or acceptance, ``expect``, ``decision``, ``events``), and finally ``expect_end``.
-Every engine call is guarded (:class:`~oracle.harness.Subject`), and the whole scenario has a
+Every engine call is guarded (:class:`~oracle.engines.harness.Subject`), and the whole scenario has a
 wall-clock budget besides the per-call timeout, counted once its engine has started. The first problem ends
-the scenario with one :class:`~oracle.results.CheckResult`.
+the scenario with one :class:`~oracle.core.results.CheckResult`.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from oracle.check import EngineUnderTest
-from oracle.given import DEFAULT_SETUP, complete_snapshot
-from oracle.harness import EngineFault, Handshake, Subject, describe_fault
-from oracle.narrate import action_text
-from oracle.protocol import ANSWERS, DecisionKind, answer_is_ordered
+from oracle.core.narrate import action_text
+from oracle.core.protocol import ANSWERS, DecisionKind, answer_is_ordered
+from oracle.core.results import CheckResult, Outcome
+from oracle.core.rules import variants
+from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
+from oracle.engines.harness import EngineFault, Handshake, Subject, describe_fault
 from oracle.reports.causes import (
     CAUSE_KEY,
     CauseFacts,
@@ -28,11 +29,10 @@ from oracle.reports.causes import (
     other_code,
     rejected_legal,
 )
-from oracle.results import CheckResult, Outcome
-from oracle.rules import variants
+from oracle.scenarios.given import DEFAULT_SETUP, complete_snapshot
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
 from oracle.scenarios.model import JSON, Scenario, Step
-from oracle.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
+from oracle.suites.registry import EngineUnderTest
 
 SUITE = "scenarios"
 VARIANT_NOT_APPLICABLE = "the scenario depends on"

@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from oracle.cards import catalogue
-from oracle.path_names import path_component
+from oracle.core.cards import catalogue
+from oracle.core.path_names import path_component
 
 JSON = dict[str, Any]
 

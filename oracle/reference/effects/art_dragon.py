@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oracle.model import Family
+from oracle.core.model import Family
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, instant
 from oracle.reference.effects.steps import (

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from oracle.cards import Card
-from oracle.model import Family, Stones
-from oracle.options import option
+from oracle.core.cards import Card
+from oracle.core.model import Family, Stones
+from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
 from oracle.reference.effects.steps import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oracle.model import Family, Stones
+from oracle.core.model import Family, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, instant_can_resolve, permanent
 from oracle.reference.effects.steps import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oracle.model import EffectType, Stones
+from oracle.core.model import EffectType, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
 from oracle.reference.effects.steps import (

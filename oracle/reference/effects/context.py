@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
-from oracle.cards import Card
-from oracle.model import Family
+from oracle.core.cards import Card
+from oracle.core.model import Family
 from oracle.reference.notes import LOOK_FAMILY, Note
 from oracle.reference.state import Frame
 from oracle.reference.table import Table

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from oracle.model import Color, Family, Stones
-from oracle.options import option
+from oracle.core.model import Color, Family, Stones
+from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (

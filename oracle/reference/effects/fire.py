@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from oracle.cards import Card
-from oracle.model import Color, EffectType, Family, Stones
+from oracle.core.cards import Card
+from oracle.core.model import Color, EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from oracle.model import Stones
+from oracle.core.model import Stones
 
 if TYPE_CHECKING:
-    from oracle.cards import Card
+    from oracle.core.cards import Card
     from oracle.reference.decisions import DecisionSpec
     from oracle.reference.effects.context import EffectContext
     from oracle.reference.table import Table

@@ -10,9 +10,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from oracle.cards import Card
-from oracle.model import NO_STONES, EffectType, Family, Stones
-from oracle.protocol import DecisionKind
+from oracle.core.cards import Card
+from oracle.core.model import NO_STONES, EffectType, Family, Stones
+from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned, hand_as_if_summoned
 from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve

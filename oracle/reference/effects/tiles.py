@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oracle.cards import Card
-from oracle.model import Family, Stones
-from oracle.options import option
-from oracle.protocol import DecisionKind
+from oracle.core.cards import Card
+from oracle.core.model import Family, Stones
+from oracle.core.options import option
+from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, TileAbility, tile

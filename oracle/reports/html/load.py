@@ -11,11 +11,11 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from oracle.cards import catalogue
-from oracle.nesting import Syntax, too_deep
+from oracle.core.cards import catalogue
+from oracle.core.nesting import Syntax, too_deep
+from oracle.core.results import UNSUPPORTED_CALL, Outcome
+from oracle.core.undrivable import UNDRIVABLE
 from oracle.reports.common import date_problem
-from oracle.results import UNSUPPORTED_CALL, Outcome
-from oracle.undrivable import UNDRIVABLE
 
 FORMAT_PREFIX = "vale-oracle/report/"
 

@@ -9,9 +9,9 @@ from html import escape
 from importlib.resources import files
 from urllib.parse import quote
 
+from oracle.core.results import Outcome
 from oracle.reports.html.load import Verdict
 from oracle.reports.html.tally import Status, Tally
-from oracle.results import Outcome
 
 OUTCOME_SYMBOLS: dict[Outcome, str] = {
     Outcome.PASS: "✓",

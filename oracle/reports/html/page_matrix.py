@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from oracle.core.results import Outcome
 from oracle.reports.common import one_line
 from oracle.reports.html.load import Coverage, Result
 from oracle.reports.html.markup import (
@@ -20,7 +21,6 @@ from oracle.reports.html.markup import (
 )
 from oracle.reports.html.page_report import is_failure
 from oracle.reports.html.tally import Column, Matrix, Status, Tally
-from oracle.results import Outcome
 
 RULE_KEY = "rule"
 CARD_KEY = "card"

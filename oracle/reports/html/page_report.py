@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oracle.cards import catalogue
+from oracle.core.cards import catalogue
+from oracle.core.results import Outcome
 from oracle.reports.common import one_line
 from oracle.reports.html.load import Coverage, Report, Result
 from oracle.reports.html.markup import (
@@ -22,7 +23,6 @@ from oracle.reports.html.markup import (
 )
 from oracle.reports.html.scenario_text import scenario_view
 from oracle.reports.html.tally import Column, Status, by_card, by_rule, card_rows, rule_rows, tally
-from oracle.results import Outcome
 
 CARD_TILE_CHECKS = 5
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import oracle
-from oracle.path_names import path_component
+from oracle.core import versions
+from oracle.core.path_names import path_component
 from oracle.reports.html.load import Report, Result, Source
 from oracle.scenarios.describe import scenario_lines
 from oracle.scenarios.loader import default_dir, display_path, parse_text, scenario_files
@@ -57,9 +57,9 @@ def scenario_view(report: Report, result: Result) -> ScenarioView | None:
     is not this oracle's."""
     source = report.sources.get(result.id)
     origin = "embedded in the report"
-    if source is None and result.suite == "scenarios" and report.suite_version == oracle.SUITE_VERSION:
+    if source is None and result.suite == "scenarios" and report.suite_version == versions.SUITE_VERSION:
         source = _bundled(result.id)
-        origin = f"this oracle's suite {oracle.SUITE_VERSION} (the report embeds none)"
+        origin = f"this oracle's suite {versions.SUITE_VERSION} (the report embeds none)"
     if source is None:
         return None
     lines, problem = _rendered(result.id, source.file, source.text)

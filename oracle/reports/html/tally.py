@@ -7,11 +7,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from oracle.cards import catalogue
+from oracle.core.cards import catalogue
+from oracle.core.results import Outcome
+from oracle.core.rules import rules
 from oracle.reports.badge import Score, report_score
 from oracle.reports.html.load import Report, Result
-from oracle.results import Outcome
-from oracle.rules import rules
 
 NO_RULE = "(no rule)"
 OTHER = "other"

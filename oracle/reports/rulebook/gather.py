@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.cards import ArtifactTile, Card, catalogue
+from oracle.core.cards import ArtifactTile, Card, catalogue
+from oracle.core.rules import Rule, Variant, rules, variants
 from oracle.reports.html.load import Report, Result
-from oracle.rules import Rule, Variant, rules, variants
 from oracle.scenarios.describe import scenario_lines
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario

@@ -11,10 +11,10 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-import oracle
+from oracle.core import versions
+from oracle.core.results import Outcome
 from oracle.reports.html.markup import anchor_id, outcome_class, outcome_symbol
 from oracle.reports.rulebook.gather import CardEntry, GroupEntry, Rulebook
-from oracle.results import Outcome
 
 STYLESHEETS = ("assets/site.css", "assets/rulebook.css")
 SCRIPTS = ("assets/site.js", "assets/rulebook.js")
@@ -30,7 +30,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.globals.update(outcome_class=outcome_class, outcome_symbol=outcome_symbol, PASS=Outcome.PASS,
-                       stylesheets=STYLESHEETS, scripts=SCRIPTS, suite_version=oracle.SUITE_VERSION)
+                       stylesheets=STYLESHEETS, scripts=SCRIPTS, suite_version=versions.SUITE_VERSION)
     env.filters["zip"] = lambda first, second: list(zip(first, second, strict=True))
     return env
 

@@ -1,0 +1,274 @@
+"""``oracle fuzz``: fuzz an engine with Hypothesis, checking every invariant after every step and comparing it
+in lock-step with the reference engine. ``oracle/cli/app.py`` registers :func:`fuzz_command`.
+
+Exit codes: 0 no failure; 1 a failure (or an engine fault); 2 bad input.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from oracle.cli.check import start_engine
+from oracle.core.exits import bad_input
+from oracle.core.results import CheckResult
+from oracle.core.rules import rules
+from oracle.engines.harness import DEFAULT_IMPL, DEFAULT_START_TIMEOUT
+from oracle.reports.common import RunInfo, exit_code
+from oracle.reports.sanitize import clean_result, clean_text
+from oracle.run.supervisor import Supervisor
+from oracle.suites.registry import CheckOptions
+from vale_invariants.catalog import ALL_NAMES
+
+if TYPE_CHECKING:
+    from vale_invariants.fuzz import FuzzReport
+    from vale_invariants.game import Stats
+
+DEFAULT_GAMES = 20
+_bad = bad_input
+
+
+def parse_players(text: str) -> tuple[int, ...]:
+    """``2-4``, ``3`` or ``2,4`` -> the player counts (each from 2 to 4)."""
+    counts: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        low, dash, high = part.partition("-")
+        try:
+            first, last = int(low), int(high) if dash else int(low)
+        except ValueError:
+            raise ValueError(f"--players {text!r}: expected a count like 3, a range like 2-4, or a list like 2,4") \
+                from None
+        if not 2 <= first <= last <= 4:
+            raise ValueError(f"--players {text!r}: the game is for 2 to 4 players")
+        counts.update(range(first, last + 1))
+    if not counts:
+        raise ValueError(f"--players {text!r}: no player count given")
+    return tuple(sorted(counts))
+
+
+class _Progress:
+    """A one-line counter on stderr (only when stderr is a terminal, unless forced)."""
+
+    def __init__(self, total_games: int | None, seconds: float | None, enabled: bool) -> None:
+        self.total_games = total_games
+        self.seconds = seconds
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.shown = 0.0
+
+    def __call__(self, stats: Stats) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.shown < 0.2 and stats.games != self.total_games:
+            return
+        self.shown = now
+        elapsed = now - self.started
+        if self.total_games:
+            done = stats.games / self.total_games
+        elif self.seconds:
+            done = min(1.0, elapsed / self.seconds)
+        else:
+            done = 0.0
+        bar = "#" * int(done * 30)
+        rate = stats.decisions / elapsed if elapsed > 0 else 0.0
+        games = f"{stats.games} game" + ("" if stats.games == 1 else "s")
+        sys.stderr.write(f"\r[{bar:<30}] {games}, {stats.decisions} decisions ({rate:.0f}/s) ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _renamed(option: str, value: str | None, old_option: str, old_value: str | None, default: str) -> str:
+    """The value of a renamed option, accepting its old spelling with a deprecation note (not both at once)."""
+    if old_value is None:
+        return value if value is not None else default
+    if value is not None:
+        raise _bad(f"{old_option} is the old spelling of {option}: give only {option}")
+    typer.echo(f"note: {old_option} is deprecated, use {option} (it was too easy to confuse --mode and --modes)",
+               err=True)
+    return old_value
+
+
+def fuzz_command(
+    impl: Annotated[str, typer.Option(metavar="ENGINE",
+        help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    games: Annotated[int | None, typer.Option(metavar="N",
+        help=f"games per game mode the engine declares (default {DEFAULT_GAMES} unless --time is given)")] = None,
+    time_budget: Annotated[float | None, typer.Option("--time", metavar="SECONDS", help="seconds to fuzz for")] = None,
+    seed: Annotated[int, typer.Option(metavar="N", help="seed of the whole run (same seed, same games)")] = 0,
+    players: Annotated[str, typer.Option(metavar="COUNTS", help="player counts: 2-4, 3 or 2,4")] = "2-4",
+    save_failures: Annotated[Path | None, typer.Option(metavar="DIR",
+        help="write each shrunk failure as a scenario file into this directory")] = None,
+    check: Annotated[str | None, typer.Option(
+        "--check", metavar="WHAT",
+        help="what to check: both, invariants or lockstep (against the reference) [default: both]")] = None,
+    old_check: Annotated[str | None, typer.Option("--mode", hidden=True, help="deprecated: --check")] = None,
+    invariant: Annotated[list[str] | None, typer.Option(metavar="NAME",
+        help="check only these invariants (repeatable; default all)")] = None,
+    game_modes: Annotated[str | None, typer.Option(
+        "--game-modes", metavar="MODES",
+        help="game modes to play, as the engine declares them: base, expansion, artifacts (comma-separated) "
+             "[default: all three]")] = None,
+    old_game_modes: Annotated[str | None, typer.Option("--modes", hidden=True, help="deprecated: --game-modes")]
+    = None,
+    positions: Annotated[bool, typer.Option(metavar="",
+        help="also start games from random mid-game positions (needs the 'load' capability)")] = True,
+    shrink_time: Annotated[float, typer.Option(metavar="SECONDS",
+        help="seconds allowed to shrink each failure (0: do not shrink)")]
+    = 20.0,
+    max_failures: Annotated[int, typer.Option(metavar="N", help="stop after this many failures")] = 5,
+    set_aside: Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
+        help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
+             "re-synchronised from the engine's export, and the comparison goes on")] = None,
+    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="seconds allowed for each engine call")] = 5.0,
+    start_timeout: Annotated[float, typer.Option(metavar="SECONDS",
+        help="seconds an engine may take to start: create and the handshake (more than 0)")] = DEFAULT_START_TIMEOUT,
+    report_json: Annotated[Path | None, typer.Option(metavar="FILE", help="write the JSON report here")] = None,
+    junit_xml: Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUnit XML report here")] = None,
+    markdown: Annotated[Path | None, typer.Option(metavar="FILE", help="write a Markdown summary here")] = None,
+    progress: Annotated[bool | None, typer.Option(metavar="",
+        help="show a progress line on stderr (default: when stderr is a terminal)")] = None,
+) -> None:
+    """Fuzz an engine: random games with invariants checked after every step, in lock-step with the reference."""
+    # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
+    from oracle.suites.invariants import fuzz_unit
+    from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
+
+    if games is not None and games < 1:
+        raise _bad("--games must be 1 or more")
+    if time_budget is not None and time_budget <= 0:
+        raise _bad("--time must be more than 0 seconds")
+    mode = _renamed("--check", check, "--mode", old_check, "both")
+    modes = _renamed("--game-modes", game_modes, "--modes", old_game_modes, ",".join(ALL_MODES))
+    if mode not in MODES:
+        raise _bad(f"--check {mode!r}: expected one of {', '.join(MODES)}")
+    if max_failures < 1:
+        raise _bad("--max-failures must be 1 or more")
+    if shrink_time < 0:
+        raise _bad("--shrink-time must be 0 or more")
+    if not start_timeout > 0:
+        raise _bad(f"--start-timeout must be more than 0 seconds, got {start_timeout:g}")
+    try:
+        player_counts = parse_players(players)
+    except ValueError as exc:
+        raise _bad(str(exc)) from None
+    played_modes = tuple(m.strip() for m in modes.split(",") if m.strip())
+    if not played_modes or any(m not in ALL_MODES for m in played_modes):
+        raise _bad(f"--game-modes {modes!r}: expected a comma-separated list of {', '.join(ALL_MODES)}")
+    chosen = tuple(invariant or ()) or ALL_NAMES
+    unknown = [n for n in chosen if n not in ALL_NAMES]
+    if unknown:
+        raise _bad(f"--invariant {unknown[0]!r}: known invariants are {', '.join(ALL_NAMES)}")
+    known_rules = set(rules())
+    unknown_rules = [r for r in set_aside or () if r not in known_rules]
+    if unknown_rules:
+        raise _bad(f"--set-aside {unknown_rules[0]!r}: not a rule id of the catalogue (oracle/data/rules.toml)")
+    config = FuzzConfig(
+        games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
+        seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
+        shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
+        save_failures=save_failures,
+        positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
+    )
+    budget = f"{config.games} games per mode" if config.games is not None else ""
+    if config.seconds is not None:
+        budget += (" or " if budget else "") + f"{config.seconds:g} s"
+    bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
+    supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, start_timeout=start_timeout,
+                                                        players=player_counts), progress=bar,
+                            reap_descendants=True)
+    try:
+        handshake = start_engine(supervisor)
+        declared = [m for m in played_modes if m == "base" or getattr(handshake, m, False)]
+        if config.games is not None:
+            bar.total_games = config.games * max(1, len(declared))
+        typer.echo(f"oracle fuzz: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
+                   f"mode {mode}, {budget}, seed {seed}, players {','.join(map(str, player_counts))}, "
+                   f"games {','.join(played_modes)}")
+        started_at = datetime.now(UTC)
+        started = time.perf_counter()
+        unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce())
+        results: list[CheckResult] = []
+
+        def collect(index: int, found: list[CheckResult]) -> bool:
+            results.extend(clean_result(r) for r in found)
+            return True
+
+        status = supervisor.run([unit], collect)
+    finally:
+        bar.close()
+        supervisor.close()
+    report = supervisor.attachments.get(0)
+    if isinstance(report, FuzzReport):
+        _print(report)
+    else:
+        _print_lost(results, status.stopped)
+    run = RunInfo(
+        engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
+        suites=(SUITE,), started=started_at, duration=time.perf_counter() - started,
+        options={"games": config.games, "time": config.seconds, "seed": config.seed, "players": list(config.players),
+                 "mode": config.mode, "shrink_time": config.shrink_seconds, "positions": config.positions},
+        stopped=f"stopped by {status.stopped}" if status.stopped in ("SIGINT", "SIGTERM") else status.stopped,
+        signal=status.stopped if status.stopped in ("SIGINT", "SIGTERM") else "",
+        not_run=tuple(c.id for c in unit.checks) if status.not_run else (),
+    )
+    _write_reports(results, run, report_json, junit_xml, markdown)
+    raise typer.Exit(exit_code(results, run))
+
+
+def _print_lost(results: list[CheckResult], stopped: str) -> None:
+    """The fuzz run ended without its report (the engine killed or hung its process, or a signal stopped it)."""
+    if stopped:
+        typer.echo(f"the run stopped early: {stopped}")
+    shown = set()
+    for result in results:
+        if result.message not in shown:
+            shown.add(result.message)
+            typer.echo(f"{result.outcome.value.upper():16} {result.id}: {result.message}")
+
+
+def _print(report: FuzzReport) -> None:
+    for failure in report.failures:
+        typer.echo(f"{failure.outcome.value.upper():16} {failure.invariant} ({', '.join(failure.rules) or 'no rule'}) "
+                   f"[{failure.mode} mode], step {failure.step}")
+        typer.echo(f"{'':17}{failure.message}")
+        if failure.expected or failure.actual:
+            typer.echo(f"{'':17}expected: {failure.expected}")
+            typer.echo(f"{'':17}actual:   {failure.actual}")
+        typer.echo(f"{'':17}trace: {failure.trace.summary()}" + (" (shrunk)" if failure.shrunk else ""))
+        if failure.divergence is not None and failure.mode != "lockstep":
+            typer.echo(f"{'':17}against the reference: {failure.divergence.describe()}")
+        if failure.scenario:
+            typer.echo(f"{'':17}scenario: {failure.scenario}  (oracle check --impl {report.impl} --scenarios "
+                       f"{Path(failure.scenario).parent} --suite scenarios)")
+        elif failure.scenario_note and report.config.save_failures is not None:
+            typer.echo(f"{'':17}no scenario saved: {failure.scenario_note}")
+    for name, reason in report.unsupported.items():
+        typer.echo(f"{'UNSUPPORTED':16} {name}: {reason}")
+    if report.failures:
+        typer.echo(f"reproduce: {report.reproduce()}")
+    typer.echo(report.summary())
+
+
+def _write_reports(results: list[CheckResult], run: RunInfo, report_json: Path | None, junit_xml: Path | None,
+                   markdown: Path | None) -> None:
+    from oracle.reports import write_json, write_junit, write_markdown
+
+    for path, writer in ((report_json, write_json), (junit_xml, write_junit), (markdown, write_markdown)):
+        if path is not None:
+            try:
+                writer(path, results, run)
+            except OSError as exc:
+                raise _bad(f"cannot write {path}: {exc.strerror}") from None
+            typer.echo(f"wrote {path}")

@@ -1,0 +1,105 @@
+"""``oracle report html``, ``oracle report badge`` and ``oracle selftest``.
+
+Exit codes: 0 written (selftest: every run as expected); 1 selftest: some run was not as expected; 2 bad
+input (a report that cannot be read, an output that cannot be written).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from oracle.core.exits import EXIT_FAILED, EXIT_OK, bad_input
+
+report_app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Turn JSON reports (oracle check --report-json) into a static HTML site or a badge (docs/html.md).",
+)
+
+
+@report_app.command("html")
+def html_command(
+    reports: Annotated[list[Path], typer.Argument(metavar="REPORT.json...", help="one or more JSON reports")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="directory to write the site into")],
+) -> None:
+    """Write a self-contained site: one report's page, or for several a matrix by rule and card."""
+    from oracle.reports.html.load import ReportError
+    from oracle.reports.html.site import build_site
+
+    started = time.perf_counter()
+    try:
+        site = build_site(reports, out)
+    except ReportError as exc:
+        raise bad_input(str(exc)) from None
+    except OSError as exc:
+        raise bad_input(f"cannot write {out}: {exc.strerror}") from None
+    largest = max(size for _, size in site.pages)
+    typer.echo(f"wrote {len(site.pages)} page(s) to {out}/ (index.html; largest {largest / 1e6:.2f} MB) "
+               f"in {time.perf_counter() - started:.1f} s")
+
+
+@report_app.command("badge")
+def badge_command(
+    report: Annotated[Path, typer.Argument(metavar="REPORT.json", help="a JSON report")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="the shields.io endpoint file to write")],
+    label: Annotated[str, typer.Option(help="the badge's left text")] = "vale oracle",
+) -> None:
+    """Write a shields.io endpoint file: passes over checks run, e.g. "97 % · 312/320"."""
+    from oracle.reports.badge import badge_json, write_badge
+    from oracle.reports.html.load import ReportError, load_report
+
+    try:
+        loaded = load_report(report)
+        write_badge(out, loaded, label)
+    except ReportError as exc:
+        raise bad_input(str(exc)) from None
+    except OSError as exc:
+        raise bad_input(f"cannot write {out}: {exc.strerror}") from None
+    typer.echo(f"wrote {out}: {badge_json(loaded, label)['message']}")
+
+
+def selftest_command(
+    reports: Annotated[Path | None, typer.Option(help="keep the JSON reports in this directory")] = None,
+    html: Annotated[Path | None, typer.Option(help="also build the matrix of the reports into this directory")] = None,
+    jobs: Annotated[int, typer.Option(help="runs at a time")] = 2,
+    only: Annotated[list[str] | None, typer.Option(
+        metavar="NAME", help="run only these plans (the reference or a fixture module's name; repeatable)")] = None,
+) -> None:
+    """Check the oracle itself: the reference clean, every broken fixture caught with its rule, every fault
+    fixture given its fault, the minimal adapter passing."""
+    from oracle.cli.selftest import plans, run_selftest, table
+
+    chosen = None
+    if only:
+        known = {plan.name: plan for plan in plans()}
+        unknown = [name for name in only if name not in known]
+        if unknown:
+            raise bad_input(f"--only {unknown[0]!r}: no such plan; plans: {', '.join(known)}")
+        chosen = [known[name] for name in dict.fromkeys(only)]
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="oracle-selftest-") as scratch:
+        directory = reports if reports is not None else Path(scratch)
+        verdicts = run_selftest(directory, jobs, chosen)
+        for line in table(verdicts):
+            typer.echo(line)
+        failed = [v for v in verdicts if not v.ok]
+        if reports is not None:
+            typer.echo(f"reports in {reports}/")
+        if html is not None:
+            from oracle.reports.html.site import build_site
+
+            paths = [v.report for v in verdicts if v.report is not None]
+            try:
+                build_site(paths, html)
+            except OSError as exc:
+                raise bad_input(f"cannot write {html}: {exc.strerror}") from None
+            typer.echo(f"matrix of {len(paths)} report(s) in {html}/index.html")
+    verdict = "FAILED" if failed else "PASSED"
+    typer.echo(f"selftest {verdict}: {len(verdicts) - len(failed)} of {len(verdicts)} runs as expected "
+               f"in {time.perf_counter() - started:.1f} s")
+    raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)

@@ -1,0 +1,82 @@
+"""Check results: one shape for everything the oracle checks (scenarios, random play, invariants, Z3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+JSON = dict[str, Any]
+
+UNSUPPORTED_CALL = "unsupported_call"
+"""Details key of a check that ended unsupported although the engine's declarations allowed it, because the engine
+refused a call (``NotImplementedError``, the wire error code ``unsupported``): the method refused."""
+
+DECLARED_UNSUPPORTED = "declared_unsupported"
+"""Details key of a check that ended because the engine refused a call its handshake declared it answers (PROTO-2):
+the capability contradicted."""
+
+
+class Outcome(str, Enum):
+    """How one check ended. PASS, EXPECTED_FAILURE, UNSUPPORTED and NOT_APPLICABLE are ok (nothing failed); only the
+    first two ran: an unsupported or not-applicable check was not run and is never counted as passed."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    WRONGLY_REJECTED = "wrongly-rejected"
+    ILLEGAL_ACCEPTED = "illegal-accepted"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    INCOMPLETE = "incomplete"
+    """The check's budget ran out before it checked everything it was to check; never a pass."""
+    UNSUPPORTED = "unsupported"
+    """Not run: the engine lacks a capability, the expansion or a player count the check needs."""
+    NOT_APPLICABLE = "not-applicable"
+    """Not run: the check pins a reading of a rule variant other than the one the engine declares."""
+    EXPECTED_FAILURE = "expected-failure"
+    UNEXPECTED_PASS = "unexpected-pass"
+
+    @property
+    def ok(self) -> bool:
+        return self in (Outcome.PASS, Outcome.EXPECTED_FAILURE, Outcome.UNSUPPORTED, Outcome.NOT_APPLICABLE)
+
+    @property
+    def ran(self) -> bool:
+        """The check was run against the engine (every outcome but unsupported and not-applicable)."""
+        return self not in (Outcome.UNSUPPORTED, Outcome.NOT_APPLICABLE)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check of one engine: what was checked, how it ended, and how to reproduce a failure."""
+
+    suite: str
+    id: str
+    title: str
+    outcome: Outcome
+    rules: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+    step: int | None = None
+    expected: str = ""
+    actual: str = ""
+    message: str = ""
+    reproduce: str = ""
+    duration: float = 0.0
+    details: JSON = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {
+            "suite": self.suite,
+            "id": self.id,
+            "title": self.title,
+            "outcome": self.outcome.value,
+            "rules": list(self.rules),
+            "cards": list(self.cards),
+            "step": self.step,
+            "expected": self.expected,
+            "actual": self.actual,
+            "message": self.message,
+            "reproduce": self.reproduce,
+            "duration": round(self.duration, 6),
+            "details": self.details,
+        }

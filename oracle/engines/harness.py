@@ -1,0 +1,378 @@
+"""Running an engine under test safely: importing it, guarding every call, and working around gaps.
+
+* :func:`resolve_impl` turns ``package.module`` or ``package.module:factory`` into a factory, with a
+  one-line :class:`ImplError` for every way that can fail.
+* :class:`Subject` wraps an engine: each call has a timeout (SIGALRM, so a hung pure-Python engine is
+  interrupted, and a call that outlasts it counts as timed out even when the engine swallowed the alarm);
+  starting an engine (``create`` and the handshake) has a deadline of its own, ``start_timeout`` (default
+  :data:`DEFAULT_START_TIMEOUT`), since a process that starts on a busy machine may take far longer than a call,
+  any exception becomes an :class:`EngineFault`, everything handed to the engine is a fresh copy, and
+  everything it returns is checked for shape (:mod:`oracle.core.shapes`, PROTO-2) before the oracle uses it.
+  Missing capabilities are worked around: without ``legal_actions`` the oracle tries candidate actions on
+  copies of the engine.
+
+Under ``oracle check`` and ``oracle fuzz`` all of this runs in a worker process; the supervisor
+(:mod:`oracle.run`) keeps each unit's deadline from outside, so nothing the engine does can defeat it.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import importlib.machinery
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from oracle.core import shapes
+from oracle.core.portable import shown_path
+from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, Engine
+from oracle.core.results import DECLARED_UNSUPPORTED, UNSUPPORTED_CALL, Outcome
+from oracle.core.validation import validation_errors
+from oracle.core.versions import PROTOCOL_VERSION
+
+JSON = dict[str, Any]
+DEFAULT_IMPL = "oracle.reference"
+DEFAULT_FACTORY = "create"
+DEFAULT_START_TIMEOUT = 30.0
+"""Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
+HANDSHAKE_SCHEMA = "handshake.schema.json"
+START_METHODS = frozenset({"create", "handshake"})
+"""The calls timed by the start-up deadline rather than the per-call timeout."""
+
+
+class ImplError(Exception):
+    """The engine named by ``--impl`` cannot be loaded; the message is one line for the user."""
+
+
+class EngineFault(Exception):
+    """The engine raised, hung, or returned something that is not protocol data.
+
+    ``kind`` is ``error`` (raised), ``timeout``, ``unsupported`` (NotImplementedError), ``bad-output``
+    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3).
+    """
+
+    def __init__(self, kind: str, method: str, message: str, rule: str = "") -> None:
+        super().__init__(f"{method}: {message}")
+        self.kind = kind
+        self.method = method
+        self.message = message
+        self.rule = rule or {"bad-output": "PROTO-2", "duplicate": "PROTO-3"}.get(kind, "")
+
+    @property
+    def outcome(self) -> Outcome:
+        """How a check that met this fault ends."""
+        return _FAULT_OUTCOMES.get(self.kind, Outcome.ERROR)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (self.rule,) if self.rule else ()
+
+    @property
+    def details(self) -> JSON:
+        """What the result of a check this fault ended records besides its message: the call an engine refused."""
+        return {UNSUPPORTED_CALL: self.method} if self.kind == "unsupported" else {}
+
+
+class DeclaredButUnsupported(EngineFault):
+    """The engine refused (``unsupported``) a call that a capability its handshake declares promises: a protocol
+    error (PROTO-2), reported on every check it ends with the capability named, so they form one cause."""
+
+    def __init__(self, capability: str, method: str) -> None:
+        super().__init__("bad-output", method, f"the handshake declares the capability {capability!r}, yet {method} "
+                                               "answered unsupported")
+        self.capability = capability
+
+    @property
+    def details(self) -> JSON:
+        return {DECLARED_UNSUPPORTED: self.capability}
+
+
+_FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}
+# Seconds a call may run past its timeout before it counts as timed out (timer and scheduling jitter).
+_TIMEOUT_SLACK = 0.25
+
+
+class EngineTimeout(BaseException):
+    """Raised inside an engine call when its time is up (a BaseException, so engines cannot swallow it)."""
+
+
+def resolve_impl(spec: str) -> Callable[[], Any]:
+    """``package.module`` (factory ``create``) or ``package.module:factory`` -> a zero-argument factory;
+    ``cmd:<command>`` runs the command as a wire-protocol engine (docs/wire.md)."""
+    if spec.startswith("cmd:"):
+        from oracle.engines.wire.impl import wire_factory
+
+        return wire_factory(spec)
+    module_name, _, factory_name = spec.partition(":")
+    module_name = module_name.strip()
+    factory_name = factory_name.strip() or DEFAULT_FACTORY
+    if not module_name or not all(part.isidentifier() for part in module_name.split(".")):
+        raise ImplError(f"--impl {spec!r}: expected 'package.module' or 'package.module:factory'")
+    allow_from_working_directory(module_name)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)") \
+            from None
+    except Exception as exc:
+        where = where_raised(exc)
+        raise ImplError(f"--impl {spec!r}: importing {module_name} raised {type(exc).__name__}: {exc}{where}") \
+            from None
+    factory = getattr(module, factory_name, None)
+    if factory is None:
+        raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}")
+    if not callable(factory):
+        raise ImplError(f"--impl {spec!r}: {module_name}.{factory_name} is not callable")
+    return factory  # type: ignore[no-any-return]
+
+
+def allow_from_working_directory(module_name: str) -> None:
+    """Append the working directory LAST to ``sys.path`` when the top package of ``module_name`` is found there.
+
+    The oracle's Python processes run with the working directory off ``sys.path`` (``-P``), so no module
+    there can shadow one the oracle or the engine imports; ``--impl myadapter`` from the adapter's own folder
+    still loads, since the folder comes after the standard library and every installed package.
+    """
+    folder = os.getcwd()
+    top = module_name.partition(".")[0]
+    if {"", folder} & set(sys.path) or importlib.machinery.PathFinder.find_spec(top, [folder]) is None:
+        return
+    sys.path.append(folder)
+    importlib.invalidate_caches()
+
+
+def where_raised(exc: BaseException) -> str:
+    """`` (at pkg/module.py:12)``: where the exception was raised, by module, never by the machine's paths."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return ""
+    last = frames[-1]
+    return f" (at {shown_path(last.filename)}:{last.lineno})"
+
+
+CallHook = Callable[[str], None]
+_call_hooks: list[CallHook] = []
+
+
+def on_engine_call(hook: CallHook) -> None:
+    """Have ``hook(method)`` called before every guarded engine call (the worker records what it is doing)."""
+    _call_hooks.append(hook)
+
+
+def _announce(method: str) -> None:
+    for hook in _call_hooks:
+        hook(method)
+
+
+@contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    if seconds <= 0 or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise EngineTimeout()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass(frozen=True)
+class Handshake:
+    protocol: str
+    engine: str
+    version: str
+    players: tuple[int, ...]
+    expansion: bool
+    artifacts: bool
+    capabilities: frozenset[str]
+    variants: dict[str, str]
+
+    def can(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+
+def parse_handshake(data: object) -> Handshake:
+    """Validate an engine's handshake, against ``handshake.schema.json`` too (PROTO-2); raise EngineFault naming
+    the bad field."""
+    if not isinstance(data, dict):
+        raise EngineFault("bad-output", "handshake", "must return a JSON object")
+    protocol = data.get("protocol")
+    if not isinstance(protocol, str) or protocol.split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
+        raise EngineFault("bad-output", "handshake", f"protocol {protocol!r} is not compatible with {PROTOCOL_VERSION}")
+    players = data.get("players", [2, 3, 4])
+    if not isinstance(players, list) or not all(p in (2, 3, 4) for p in players):
+        raise EngineFault("bad-output", "handshake", f"players must be a list drawn from 2, 3, 4, got {players!r}")
+    caps = data.get("capabilities", [])
+    if not isinstance(caps, list) or not all(isinstance(c, str) for c in caps):
+        raise EngineFault("bad-output", "handshake", "capabilities must be a list of strings")
+    unknown = sorted(set(caps) - set(CAPABILITIES))
+    if unknown:
+        raise EngineFault("bad-output", "handshake", f"unknown capabilities {unknown}; known: {list(CAPABILITIES)}")
+    variants = data.get("variants", {})
+    if not isinstance(variants, dict):
+        raise EngineFault("bad-output", "handshake", "variants must be an object")
+    problems = validation_errors("handshake", data)
+    if problems:
+        raise EngineFault("bad-output", "handshake", f"field {problems[0]} (oracle/schemas/{HANDSHAKE_SCHEMA})")
+    return Handshake(
+        protocol=protocol,
+        engine=str(data.get("engine", "unnamed engine")),
+        version=str(data.get("version", "")),
+        players=tuple(players),
+        expansion=bool(data.get("expansion", False)),
+        artifacts=bool(data.get("artifacts", False)),
+        capabilities=frozenset(caps),
+        variants={str(k): str(v) for k, v in variants.items()},
+    )
+
+
+class Subject:
+    """An engine under test, every call guarded by a timeout and turned into protocol data or a fault: ``timeout``
+    per call, ``start_timeout`` for ``create`` and ``handshake``."""
+
+    def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0,
+                 start_timeout: float = DEFAULT_START_TIMEOUT) -> None:
+        self.factory = factory
+        self.impl = impl
+        self.timeout = timeout
+        self.start_timeout = start_timeout
+        self.engine: Engine = self._call("create", factory)
+        self.handshake = parse_handshake(self._call("handshake", self.engine.handshake))
+
+    @staticmethod
+    def load(impl: str, timeout: float = 5.0, start_timeout: float = DEFAULT_START_TIMEOUT) -> Subject:
+        return Subject(resolve_impl(impl), impl, timeout, start_timeout)
+
+    def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        """Every engine call goes through here: announced to the hooks, then guarded."""
+        if _call_hooks:
+            _announce(method)
+        return self._guard(method, fn, *args)
+
+    def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
+        allowed = self.start_timeout if method in START_METHODS else self.timeout
+        started = time.perf_counter()
+        try:
+            with _deadline(allowed):
+                value = fn(*args)
+        except EngineTimeout:
+            raise EngineFault("timeout", method, f"no answer within {allowed:g} s"
+                              + (" (--start-timeout)" if method in START_METHODS else "")) from None
+        except EngineFault as fault:
+            raise self._declared(method, fault) from None
+        except NotImplementedError:
+            raise self._declared(method, EngineFault("unsupported", method, "not implemented by this engine")) \
+                from None
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
+        elapsed = time.perf_counter() - started
+        if allowed > 0 and elapsed > allowed + _TIMEOUT_SLACK:
+            raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {allowed:g} s "
+                              "allowed (the engine kept running through the timeout)")
+        return value
+
+    def _declared(self, method: str, fault: EngineFault) -> EngineFault:
+        """``fault``, unless it refuses a call a declared capability promises: then that contradiction (PROTO-2)."""
+        handshake: Handshake | None = getattr(self, "handshake", None)
+        if fault.kind != "unsupported" or handshake is None:
+            return fault
+        for capability, promised in CAPABILITY_METHODS.items():
+            if promised == method and handshake.can(capability):
+                return DeclaredButUnsupported(capability, method)
+        return fault
+
+    # ------------------------------------------------------------------ protocol calls
+
+    def new_game(self, setup: JSON) -> list[JSON]:
+        events = self._call("new_game", self.engine.new_game, shapes.fresh(setup))
+        if events is None:
+            return []
+        _check_shape("new_game", shapes.events_problem(events))
+        return list(events)
+
+    def decision(self) -> JSON | None:
+        pending = self._call("decision", self.engine.decision)
+        _check_shape("decision", shapes.decision_problem(pending))
+        return pending  # type: ignore[no-any-return]
+
+    def apply(self, action: JSON) -> JSON:
+        result = self._call("apply", self.engine.apply, shapes.fresh(action))
+        _check_shape("apply", shapes.apply_result_problem(result))
+        result.setdefault("events", [])
+        return result  # type: ignore[no-any-return]
+
+    def export(self) -> JSON:
+        snapshot = self._call("export", self.engine.export)
+        _check_shape("export", shapes.snapshot_problem(snapshot))
+        return snapshot  # type: ignore[no-any-return]
+
+    def load_snapshot(self, snapshot: JSON) -> None:
+        self._call("load", self.engine.load, shapes.fresh(snapshot))
+
+    def legal_actions(self) -> list[JSON]:
+        """The engine's own list, or (without the capability) the candidates it accepts on a copy. An action
+        listed twice is a failure of its own (PROTO-3)."""
+        if self.handshake.can("legal_actions"):
+            actions = self._call("legal_actions", self.engine.legal_actions)
+            _check_shape("legal_actions", shapes.legal_actions_problem(actions))
+            twice = shapes.first_duplicate(actions)
+            if twice is not None:
+                raise EngineFault("duplicate", "legal_actions", f"lists {twice} more than once")
+            return actions  # type: ignore[no-any-return]
+        return self.probe_legal_actions()
+
+    # ------------------------------------------------------------------ working around gaps
+
+    def clone(self) -> Subject:
+        """A copy of this engine in its current state: export/load into a new instance, else deepcopy."""
+        twin = object.__new__(Subject)
+        twin.factory, twin.impl, twin.timeout, twin.handshake = self.factory, self.impl, self.timeout, self.handshake
+        twin.start_timeout = self.start_timeout
+        if self.handshake.can("export") and self.handshake.can("load"):
+            twin.engine = self._call("create", self.factory)
+            twin.load_snapshot(self.export())
+        else:
+            twin.engine = self._call("deepcopy", copy.deepcopy, self.engine)
+        return twin
+
+    def probe_legal_actions(self) -> list[JSON]:
+        """Try every candidate action on a copy; the accepted ones are the engine's legal actions."""
+        from oracle.engines.candidates import candidate_actions
+
+        pending = self.decision()
+        if pending is None:
+            return []
+        snapshot = self.export() if self.handshake.can("export") else None
+        legal = []
+        for action in candidate_actions(pending, snapshot):
+            twin = self.clone()
+            if twin.apply(action)["accepted"]:
+                legal.append(action)
+        return legal
+
+
+def _check_shape(method: str, problem: str | None) -> None:
+    if problem is not None:
+        raise EngineFault("bad-output", method, problem)
+
+
+def describe_fault(fault: EngineFault) -> str:
+    what = {"bad-output": "protocol error", "duplicate": "protocol error"}.get(fault.kind, fault.kind)
+    return f"engine {what} in {fault.method}(): {fault.message}"
+
+

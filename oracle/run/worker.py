@@ -1,0 +1,117 @@
+"""The worker process: loads the engine once, then runs the units the supervisor sends, one at a time.
+
+Started as ``python -P -m oracle.run.worker READ_FD WRITE_FD ACTIVITY_FILE`` by the supervisor, with its
+stdout and stderr sent to a log file (so whatever the engine prints can be shown when it fails); ``-P`` keeps
+the working directory off ``sys.path`` (:func:`oracle.engines.harness.allow_from_working_directory`). Messages are
+pickled tuples over the two pipes:
+
+* supervisor -> worker: ``("hello", impl, timeout, options)`` once, then ``("run", index, unit)``, ``("quit",)``;
+* worker -> supervisor: ``("ready", handshake)`` or ``("refused", message)``; then per unit any number of
+  ``("beat", index, progress)`` and one ``("done", index, results, attachment)``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import traceback
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from oracle.core.portable import shown_traceback
+from oracle.core.results import CheckResult, Outcome
+from oracle.engines.harness import EngineFault, ImplError, describe_fault, on_engine_call
+from oracle.run.activity import ActivityWriter
+from oracle.suites.registry import CheckOptions, EngineUnderTest, RunContext, Unit, load_suites, lost_results, run_unit
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_the_supervisor() -> None:
+    """Ask Linux to kill this worker if the supervisor dies first (best effort elsewhere)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _send(out: Connection, message: tuple[Any, ...]) -> None:
+    out.send(message)
+
+
+def _send_results(out: Connection, index: int, unit: Unit, results: list[CheckResult], attachment: object) -> None:
+    """Send a unit's results; results that cannot be pickled become errors rather than a lost unit."""
+    try:
+        out.send(("done", index, results, attachment))
+    except Exception as exc:
+        try:
+            out.send(("done", index, results, None))
+        except Exception:
+            message = f"the unit's results could not be sent to the supervisor: {type(exc).__name__}: {exc}"
+            out.send(("done", index, lost_results(unit, Outcome.ERROR, message), None))
+
+
+def serve(inbox: Connection, out: Connection) -> None:
+    """Answer the hello, then run units until told to quit or the supervisor goes away."""
+    _, impl, timeout, options = inbox.recv()
+    assert isinstance(options, CheckOptions)
+    try:
+        eut = EngineUnderTest.load(impl, timeout, options.start_timeout)
+        handshake = eut.fresh().handshake
+    except ImplError as exc:
+        _send(out, ("refused", str(exc)))
+        return
+    except EngineFault as fault:
+        _send(out, ("refused", f"--impl {impl}: {describe_fault(fault)}"))
+        return
+    except BaseException as exc:
+        _send(out, ("refused", f"--impl {impl}: loading the engine raised {type(exc).__name__}: {exc}"))
+        return
+    load_suites()
+    _send(out, ("ready", handshake))
+    while True:
+        try:
+            message = inbox.recv()
+        except EOFError:
+            return
+        if message[0] == "quit":
+            return
+        _, index, unit = message
+
+        def beat(progress: object, index: int = index) -> None:
+            out.send(("beat", index, progress))
+
+        context = RunContext(eut, options, heartbeat=beat)
+        try:
+            results = run_unit(unit, context)
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            text = shown_traceback("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+            results = lost_results(unit, Outcome.ERROR, f"the check raised {type(exc).__name__}: {exc}",
+                                   {"traceback": text[-4000:]})
+        _send_results(out, index, unit, results, context.attachment)
+
+
+def main(argv: list[str]) -> None:
+    read_fd, write_fd, activity_path = int(argv[0]), int(argv[1]), Path(argv[2])
+    _die_with_the_supervisor()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    activity = ActivityWriter(activity_path)
+    on_engine_call(activity.record)
+    inbox = Connection(read_fd, writable=False)
+    out = Connection(write_fd, readable=False)
+    try:
+        serve(inbox, out)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

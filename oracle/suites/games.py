@@ -1,0 +1,314 @@
+"""The suites that play whole games: ``setup`` (SETUP-1..3), ``random-play`` (END-1) and ``roundtrip`` (PROTO-1).
+
+Each game is one unit. Games are bounded: a legal action the engine then refuses is a failure, and a game
+that has not ended after :data:`~oracle.engines.play.MAX_STEPS` decisions is a failure naming where it stalled.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from oracle.core.diff import first_difference, value_at
+from oracle.core.results import CheckResult, Outcome
+from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
+from oracle.engines.harness import EngineFault, Handshake, Subject
+from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
+from oracle.reports.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
+from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
+from oracle.suites.registry import (
+    CheckOptions,
+    PlanContext,
+    PlannedCheck,
+    RunContext,
+    Unit,
+    fault_result,
+    players_unsupported,
+    register,
+)
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """One seeded game a suite plays: the mode (base, expansion cards, or cards and tiles), players, seed."""
+
+    mode: str
+    players: int
+    seed: int
+
+    @property
+    def label(self) -> str:
+        game = f"{self.players}p/seed-{self.seed}"
+        return game if self.mode == "base" else f"{self.mode}/{game}"
+
+    def setup(self) -> JSON:
+        return new_setup(self.players, self.seed, expansion=self.mode != "base", artifacts=self.mode == "artifacts")
+
+    def reproduce(self, impl: str) -> str:
+        flag = {"base": "", "expansion": " --expansion", "artifacts": " --artifacts"}[self.mode]
+        return f"oracle play --impl {shlex.quote(impl)} --players {self.players} --seed {self.seed}{flag}"
+
+
+def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_offset: int) -> list[GamePlan]:
+    """The games to play: every requested player count, in each mode the engine declares (ART-1, ART-2)."""
+    modes = ["base"] + (["expansion"] if handshake.expansion else []) + (["artifacts"] if handshake.artifacts else [])
+    return [
+        GamePlan(mode, players, options.seed + seed_offset + game)
+        for mode in modes
+        for players in options.players
+        for game in range(games)
+    ]
+
+
+def where_stalled(subject: Subject, pending: JSON | None) -> str:
+    """``round 3, action phase, P1 to answer actions`` (as much as the engine lets us see)."""
+    parts = []
+    if subject.handshake.can("export"):
+        try:
+            snapshot = subject.export()
+            parts.append(f"round {snapshot.get('round')}, {snapshot.get('phase')} phase")
+        except EngineFault:
+            pass
+    if pending is not None:
+        who = "chance" if pending.get("player") is None else f"P{pending.get('player')}"
+        parts.append(f"{who} to answer {pending.get('kind')}")
+    return ", ".join(parts) or "unknown position"
+
+
+# ---------------------------------------------------------------------------------------------- setup
+
+
+def _plan_setup(context: PlanContext) -> list[Unit]:
+    handshake, options = context.handshake, context.options
+    units = []
+    for players in options.players:
+        for first in range(players):
+            key = f"{players}p/first-{first}"
+            check = PlannedCheck(f"setup/{key}", f"set-up of a {players}-player game with player {first} first",
+                                 ("SETUP-1", "SETUP-2", "SETUP-3"))
+            reason = players_unsupported(handshake, players)
+            if not reason and not handshake.can("export"):
+                reason = "the engine does not declare 'export'"
+            units.append(Unit("setup", key, (check,), payload=(players, first), unsupported=reason,
+                              deadline=8 * options.timeout + 10 + options.start_timeout,
+                              reproduce=f"oracle check --impl {shlex.quote(context.impl)} --select setup/{key}"))
+    return units
+
+
+def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
+    """SETUP-1..3: after ``new_game`` the engine's snapshot equals the reference's (scores 1..n from the first
+    player, empty hands and areas, no stones, round 1, the deck order as given, the first hunting decision)."""
+    from oracle.reference import ReferenceEngine
+
+    players, first = unit.payload
+    check = unit.checks[0]
+    started = time.perf_counter()
+    setup = new_setup(players, context.options.seed + first, first_player=first)
+    try:
+        subject = context.eut.fresh()
+        declared = dict(subject.handshake.variants)
+        subject.new_game(setup)
+        actual = canonical(subject.export())
+    except EngineFault as fault:
+        return [fault_result("setup", check.id, check.title, fault, rules=("SETUP-1",))]
+    details: JSON = {}
+    if subject.handshake.can("internal_shuffle"):
+        setup = adopt_deck(setup, actual)
+        details["deck"] = "adopted from the engine, which shuffles inside (internal_shuffle): its order is not checked"
+    reference = ReferenceEngine(declared)
+    reference.new_game(setup)
+    expected = canonical(reference.export())
+    where = first_difference(expected, actual)
+    if where is None:
+        return [CheckResult("setup", check.id, check.title, Outcome.PASS, rules=check.rules,
+                            duration=time.perf_counter() - started, details=details)]
+    rule = "SETUP-2" if ".score" in where else "SETUP-3" if "players" in where else "SETUP-1"
+    return [CheckResult(
+        "setup", check.id, check.title, Outcome.FAIL, rules=(rule,), step=0,
+        expected=f"{where} = {value_at(expected, where)!r}", actual=f"{where} = {value_at(actual, where)!r}",
+        message="the snapshot right after new_game differs from the reference's",
+        reproduce=unit.reproduce, duration=time.perf_counter() - started, details=details)]
+
+
+# ---------------------------------------------------------------------------------------------- random play
+
+
+def _plan_games(suite: str, title: str, rules: Callable[[Handshake], tuple[str, ...]],
+                games: Callable[[CheckOptions], int], seed_offset: int, needs: tuple[str, ...]) \
+        -> Callable[[PlanContext], list[Unit]]:
+    def plan(context: PlanContext) -> list[Unit]:
+        handshake, options = context.handshake, context.options
+        units = []
+        for game in game_plans(handshake, options, games(options), seed_offset):
+            check = PlannedCheck(f"{suite}/{game.label}",
+                                 f"{title} ({game.mode}), {game.players} players, seed {game.seed}", rules(handshake))
+            reason = players_unsupported(handshake, game.players)
+            missing = [c for c in needs if not handshake.can(c)]
+            if not reason and missing:
+                reason = f"the engine does not declare {' and '.join(repr(c) for c in missing)}"
+            units.append(Unit(suite, game.label, (check,), payload=game, unsupported=reason,
+                              deadline=options.unit_timeout, reproduce=game.reproduce(context.impl)))
+        return units
+
+    return plan
+
+
+class _Game:
+    """One unit's seeded game of random legal play, bounded, with the loop both game suites share."""
+
+    def __init__(self, suite: str, unit: Unit, context: RunContext) -> None:
+        self.suite, self.unit, self.context = suite, unit, context
+        self.check = unit.checks[0]
+        self.started = time.perf_counter()
+        self.step = 0
+        self.played: list[JSON] = []
+
+    def result(self, outcome: Outcome, **kw: Any) -> list[CheckResult]:
+        return [CheckResult(self.suite, self.check.id, self.check.title, outcome, step=self.step or None,
+                            reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started, **kw)]
+
+    def trace(self, note: str, rules: tuple[str, ...]) -> JSON:
+        """The game so far as a scenario for the result's details (saved or embedded)."""
+        game: GamePlan = self.unit.payload
+        doc = random_game_scenario(self.suite, game.label, rules, self.unit.reproduce, game.setup(), self.played,
+                                   note)
+        return scenario_details(doc, _save_dir(self.context))
+
+    def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
+        """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
+        a legal action refused is wrongly rejected; no end after MAX_STEPS decisions fails END-1."""
+        game: GamePlan = self.unit.payload
+        try:
+            subject = self.context.eut.fresh()
+            subject.new_game(game.setup())
+            rng = random.Random(f"play-{game.seed}")
+            while True:
+                stopped = before_each(subject)
+                if stopped is not None:
+                    return stopped
+                pending = subject.decision()
+                if pending is None:
+                    return None
+                if undrivable_reason(pending):
+                    return self.result(Outcome.UNSUPPORTED, rules=self.check.rules,
+                                       message=undrivable_message(pending), details=undrivable_details(pending))
+                if self.step >= MAX_STEPS:
+                    return self.result(Outcome.FAIL, rules=("END-1",),
+                                       expected=f"the game ends within {MAX_STEPS} decisions",
+                                       actual=f"still going, stalled at {where_stalled(subject, pending)}",
+                                       message=f"no end after {MAX_STEPS} decisions")
+                self.step += 1
+                action = choose_action(subject, pending, rng)
+                self.played.append(action)
+                applied = subject.apply(action)
+                if not applied["accepted"]:
+                    rejection = applied["rejection"]
+                    rules = (str(rejection.get("rule", "")) or "DEC-2",)
+                    cause = listed_then_refused(game, self.played, rejection)
+                    return self.result(Outcome.WRONGLY_REJECTED, rules=rules,
+                                       expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
+                                       message=f"the engine listed {action} as legal, then refused it",
+                                       details={**self.trace("the engine listed this action as legal, then refused it",
+                                                             rules), CAUSE_KEY: cause.to_json()})
+        except EngineFault as fault:
+            return [fault_result(self.suite, self.check.id, self.check.title, fault, step=self.step or None,
+                                 reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started,
+                                 details=self.trace(f"the engine failed here: {fault}", fault.rules))]
+        except GameStuck as stuck:
+            return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
+                               details=self.trace(f"the game stuck here: {stuck}", ("END-1",)))
+
+
+def random_play_rules(handshake: Handshake) -> tuple[str, ...]:
+    """What a game of random play checks: it ends (END-1), everything the engine returns is protocol data (PROTO-2),
+    and, from an engine that lists its legal actions, each is listed once (PROTO-3)."""
+    return ("END-1", "PROTO-2", "PROTO-3") if handshake.can("legal_actions") else ("END-1", "PROTO-2")
+
+
+NO_DECISION = "the game ended before its first decision: nothing was played, so nothing was checked"
+
+
+def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
+    """Whole games of random legal play: every listed action accepted, and the game ends (END-1); a game that ends
+    before its first decision checked nothing and is incomplete."""
+    game = _Game("random-play", unit, context)
+    failed = game.play(lambda subject: None)
+    if failed:
+        return failed
+    if not game.step:
+        return game.result(Outcome.INCOMPLETE, rules=game.check.rules, message=NO_DECISION, details={"decisions": 0})
+    return game.result(Outcome.PASS, rules=game.check.rules, details={"decisions": game.step})
+
+
+# ---------------------------------------------------------------------------------------------- round trip
+
+
+def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
+    """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again (PROTO-1)."""
+    game = _Game("roundtrip", unit, context)
+
+    def round_trip(subject: Subject) -> list[CheckResult] | None:
+        snapshot = subject.export()
+        twin = context.eut.fresh()
+        twin.load_snapshot(snapshot)
+        again = twin.export()
+        if again == snapshot:
+            return None
+        where = first_difference(snapshot, again) or "the snapshot"
+        plan: GamePlan = unit.payload
+        doc = roundtrip_scenario(plan.label, unit.reproduce, canonical(snapshot), where)
+        cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where))
+        return game.result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
+                           actual=f"first difference at {where}",
+                           details={**scenario_details(doc, _save_dir(context)), CAUSE_KEY: cause.to_json()})
+
+    failed = game.play(round_trip)
+    if failed:
+        return failed
+    if not game.step:
+        return game.result(Outcome.INCOMPLETE, rules=("PROTO-1",), details={"snapshots": 1},
+                           message="the game ended before its first decision: only its starting position was "
+                                   "round-tripped")
+    return game.result(Outcome.PASS, rules=("PROTO-1",), details={"snapshots": game.step + 1})
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _save_dir(context: RunContext) -> str | None:
+    save = context.options.extra.get("save_failures")
+    return str(save) if save else None
+
+
+def listed_then_refused(game: GamePlan, played: list[JSON], rejection: JSON) -> CauseFacts:
+    """An action the engine listed, then refused: if the reference rejects it too the engine lists an illegal
+    action (accepted where the reference rejects); otherwise it refuses a legal one."""
+    action = played[-1]
+    reference = reference_rejection(game.setup(), played[:-1], action)
+    if reference is not None:
+        return accepted_illegal(action, str(reference.get("code", "")))
+    return rejected_legal(action, str(rejection.get("code", "")))
+
+
+def undrivable_details(pending: JSON) -> JSON:
+    """What a check stopped by an undrivable decision reports: the reason and the decision kind."""
+    return {UNDRIVABLE: undrivable_reason(pending), "kind": pending.get("kind")}
+
+
+def canonical(snapshot: JSON) -> JSON:
+    """The part of a snapshot every engine must agree on (``private`` is the engine's own)."""
+    return {k: v for k, v in snapshot.items() if k != "private"}
+
+
+register("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
+register("random-play", _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ()),
+         _run_random_play, "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3)")
+register("roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", lambda _: ("PROTO-1",),
+                                  lambda o: o.roundtrip_games, 100, ("export", "load")),
+         _run_roundtrip, "load(export(s)) at every step (PROTO-1)")

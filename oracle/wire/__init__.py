@@ -1,5 +1,0 @@
-"""The JSON-lines wire protocol: engines in any language, run as child processes (``--impl 'cmd:...'``).
-
-``docs/wire.md`` is the specification. :mod:`oracle.wire.methods` is the one table of methods both sides
-use; :mod:`oracle.wire.client` talks to an engine process, :mod:`oracle.wire.server` serves a Python engine.
-"""
