@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.engines.connect import EngineUnderTest
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 
 
 def test_default_oracle_check_on_the_reference(benchmark: Any) -> None:

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from oracle.engines.connect import EngineUnderTest
 from oracle.engines.play import new_setup
 from oracle.engines.wire.channel import Deadline
 from oracle.engines.wire.connection import Connection
@@ -24,7 +25,7 @@ from oracle.engines.wire.impl import command_of, wire_factory
 from oracle.engines.wire.pool import POOLS
 from oracle.engines.wire.settings import OBSERVE, PIPELINE, current_settings
 from oracle.reference import create
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 
 SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"

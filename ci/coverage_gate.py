@@ -151,9 +151,9 @@ def measure(reference: Path) -> Measurement:
 
 
 def _run_scenarios() -> tuple[str, ...]:
+    from oracle.engines.connect import EngineUnderTest
     from oracle.scenarios.loader import default_dir, load_dir
     from oracle.scenarios.runner import run_scenario
-    from oracle.suites.registry import EngineUnderTest
 
     loaded = load_dir(default_dir())
     if loaded.errors:

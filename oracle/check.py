@@ -1,3 +1,4 @@
-"""``oracle.check``, a public name kept: everything of :mod:`oracle.suites.registry`."""
+"""``oracle.check``, a public name kept: the suites' registry and the engine under test."""
 
+from oracle.engines.connect import *  # noqa: F403
 from oracle.suites.registry import *  # noqa: F403

@@ -13,8 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
-from oracle.core.results import CheckResult, Outcome
-from oracle.reports.causes import (
+from oracle.core.causes import (
     CAUSE_KEY,
     CauseFacts,
     Verdict,
@@ -22,9 +21,10 @@ from oracle.reports.causes import (
     decision_kind,
     differs_after,
     field_pattern,
-    group_causes,
     other_code,
 )
+from oracle.core.results import CheckResult, Outcome
+from oracle.reports.causes import group_causes
 from oracle.reports.json_report import SCHEMA_FILE
 from oracle.scenarios.from_trace import partial_expect, roundtrip_scenario, start_given
 from tests.shared_runs import checked

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from oracle.core.results import Outcome
-from oracle.suites.registry import CheckOptions, EngineUnderTest, run_check
+from oracle.engines.connect import EngineUnderTest
+from oracle.suites.registry import CheckOptions, run_check
 from tests.helpers import CALL_SECONDS
 
 

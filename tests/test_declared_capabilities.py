@@ -9,13 +9,15 @@ from typing import Any
 
 import pytest
 
+from oracle.core.faults import DeclaredButUnsupported, EngineFault
 from oracle.core.results import Outcome
-from oracle.engines.harness import DeclaredButUnsupported, EngineFault, Subject
+from oracle.engines.connect import EngineUnderTest
+from oracle.engines.harness import Subject
 from oracle.engines.play import new_setup
 from oracle.reference import ReferenceEngine
 from oracle.reports.causes import group_causes
 from oracle.reports.common import failed_results
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 from vale_fixtures import bad_handshakes
 from vale_fixtures import declares_legal_actions_unsupported as contradiction
 from vale_fixtures.bad_handshakes import BAD_FIELDS

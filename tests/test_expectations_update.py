@@ -12,11 +12,11 @@ from typer.testing import CliRunner
 from oracle.cli.app import app
 from oracle.cli.expectations import PLACEHOLDER, Reported, Verdict, plan_update, toml_string
 from oracle.core.results import CheckResult, Outcome
+from oracle.engines.connect import EngineUnderTest
 from oracle.reports import RunInfo, write_json
 from oracle.run.expectations import apply_expectations, load_expectations
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.runner import run_scenarios
-from oracle.suites.registry import EngineUnderTest
 from tests.helpers import CALL_SECONDS
 
 runner = CliRunner()

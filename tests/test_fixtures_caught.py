@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.engines.connect import EngineUnderTest
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 from tests.helpers import CALL_SECONDS
 
 FIXTURES = {

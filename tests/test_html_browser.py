@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
+from oracle.engines.connect import EngineUnderTest
 from oracle.reports import RunInfo, write_json
 from oracle.reports.html.site import build_site
 from oracle.reports.html.tally import rule_rows
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 from tests.helpers import CALL_SECONDS
 
 IMPLS = ("oracle.reference", "vale_fixtures.superfluous_payment", "vale_fixtures.minimal_adapter")

@@ -23,13 +23,14 @@ import vale_fixtures
 from oracle.cli.fuzz import fuzz_command, parse_players
 from oracle.core.results import Outcome
 from oracle.core.rules import rules
+from oracle.engines.connect import EngineUnderTest
 from oracle.reference import ReferenceEngine, create, flow
 from oracle.reference.state import Phase
 from oracle.reference.table import Table
 from oracle.reports.common import failed_results
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 from tests.helpers import CALL_SECONDS, act, cid, engine_at
 from vale_fixtures.broken import BrokenEngine
 from vale_invariants import checks

@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from oracle.cli.pytest_plugin import marker_name
-from oracle.suites.registry import CheckOptions, EngineUnderTest, run_check
+from oracle.engines.connect import EngineUnderTest
+from oracle.suites.registry import CheckOptions, run_check
 from tests.helpers import CALL_SECONDS
 
 pytest_plugins = ("pytester",)

@@ -12,11 +12,11 @@ from typing import Any
 
 from oracle.core.protocol import CAPABILITIES
 from oracle.core.results import CheckResult, Outcome
+from oracle.engines.connect import EngineUnderTest
 from oracle.reference import ReferenceEngine
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
 from oracle.scenarios.model import Scenario
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import EngineUnderTest
 
 JSON = dict[str, Any]
 

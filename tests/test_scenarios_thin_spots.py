@@ -9,6 +9,7 @@ import pytest
 from oracle.core.model import Stones
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
+from oracle.engines.connect import EngineUnderTest
 from oracle.reference import actions
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.payment import StoneValues
@@ -16,7 +17,6 @@ from oracle.reference.payment import check_payment as _held_check_payment
 from oracle.reference.table import Table
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import EngineUnderTest
 from vale_fixtures.broken import BrokenEngine
 
 WRONG_PLAYER_SCENARIOS = {

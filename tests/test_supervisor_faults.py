@@ -224,7 +224,8 @@ class _SlowToStart:
 
 
 def test_starting_an_engine_has_its_own_deadline_apart_from_the_per_call_timeout() -> None:
-    from oracle.engines.harness import DEFAULT_START_TIMEOUT, EngineFault, Subject
+    from oracle.core.faults import EngineFault
+    from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject
 
     assert 30 <= DEFAULT_START_TIMEOUT
     started = Subject(lambda: _SlowToStart(1.0), "slow-to-start", timeout=0.1)

@@ -231,7 +231,8 @@ def test_check_variant_is_for_the_reference_only() -> None:
     ("loki_every_family_declared", "ART-11-every-family-nessie-with-loki-scores-nothing"),
 ])
 def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture: str, own_scenario: str) -> None:
-    from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+    from oracle.engines.connect import EngineUnderTest
+    from oracle.suites.registry import CheckOptions, load_suites, run_check
 
     load_suites()
     results = run_check(EngineUnderTest.load(f"vale_fixtures.{fixture}", CALL_SECONDS), CheckOptions(), ["scenarios"])

@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 
 from oracle import PROTOCOL_VERSION
+from oracle.core.faults import EngineFault
 from oracle.core.protocol import Engine
 from oracle.core.results import Outcome
 from oracle.core.validation import validation_errors
-from oracle.engines.harness import EngineFault, Subject
+from oracle.engines.connect import EngineUnderTest
+from oracle.engines.harness import Subject
 from oracle.engines.play import new_setup
 from oracle.engines.wire.connection import harness_capabilities, request_line
 from oracle.engines.wire.impl import wire_factory
@@ -25,7 +27,7 @@ from oracle.engines.wire.pool import pool_for
 from oracle.engines.wire.server import Server
 from oracle.engines.wire.validate import response_violation, violations
 from oracle.reference import ReferenceEngine
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 from tests.helpers import CALL_SECONDS
 from vale_fixtures.minimal_adapter import MinimalAdapter
 

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from oracle.core.results import Outcome
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.engines.connect import EngineUnderTest
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 
 # fixture module -> (outcome, method named, what the message says)
 HOSTILE = {

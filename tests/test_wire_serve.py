@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from oracle.core.results import CheckResult, Outcome
-from oracle.suites.registry import CheckOptions, EngineUnderTest, load_suites, run_check
+from oracle.engines.connect import EngineUnderTest
+from oracle.suites.registry import CheckOptions, load_suites, run_check
 from tests.helpers import CALL_SECONDS
 from tests.test_fixtures_caught import FIXTURES
 

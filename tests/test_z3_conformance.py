@@ -10,9 +10,10 @@ from typer.testing import CliRunner
 
 from oracle.cli.z3 import z3_app
 from oracle.core.results import CheckResult, Outcome
+from oracle.engines.connect import EngineUnderTest
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import SUITES, CheckOptions, EngineUnderTest, load_suites
+from oracle.suites.registry import SUITES, CheckOptions, load_suites
 from oracle.suites.z3.conformance import ROWS, ConformOptions, case_by_id, row_named, run_conformance
 from tests.helpers import CALL_SECONDS
 

@@ -15,6 +15,7 @@ import z3
 
 from oracle.core.model import Family, Stones
 from oracle.core.results import CheckResult, Outcome
+from oracle.engines.connect import EngineUnderTest
 from oracle.reference import ReferenceEngine
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
@@ -23,7 +24,7 @@ from oracle.reference.payment import StoneValues, legal_payments
 from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import SUITES, CheckOptions, EngineUnderTest, load_suites
+from oracle.suites.registry import SUITES, CheckOptions, load_suites
 from oracle.suites.z3 import models, proofs
 from oracle.suites.z3 import models as m
 from oracle.suites.z3.conformance import ROWS, ConformOptions, case_by_id, check_case, row_named, run_conformance

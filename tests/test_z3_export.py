@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 from oracle.cli.z3 import z3_app
 from oracle.core.results import Outcome
 from oracle.core.rules import rules
+from oracle.engines.connect import EngineUnderTest
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import EngineUnderTest
 from oracle.suites.z3.export import export_boundaries
 from tests.helpers import CALL_SECONDS
 

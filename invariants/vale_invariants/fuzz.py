@@ -33,8 +33,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, given
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky
 
+from oracle.core.faults import EngineFault
 from oracle.core.results import CheckResult, Outcome
-from oracle.engines.harness import DEFAULT_START_TIMEOUT, EngineFault, Subject
+from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
 from vale_invariants.forcing import force_missing_kinds, unprobed
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats

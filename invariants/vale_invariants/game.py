@@ -15,9 +15,9 @@ import marshal
 import random
 from typing import Any
 
+from oracle.core.faults import EngineFault
 from oracle.core.protocol import DecisionKind
 from oracle.core.undrivable import UNDRIVABLE, undrivable_reason
-from oracle.engines.harness import EngineFault
 from oracle.engines.play import ADVANCED_TILES, adopt_deck, random_deck
 from oracle.reference import ReferenceEngine
 from vale_invariants import checks

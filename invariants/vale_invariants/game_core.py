@@ -9,9 +9,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from oracle.core.faults import DeclaredButUnsupported, EngineFault
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
-from oracle.engines.harness import DeclaredButUnsupported, EngineFault, EngineTimeout, Subject, where_raised
+from oracle.engines.harness import EngineTimeout, Subject, where_raised
 from oracle.reference import ReferenceEngine
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
 from vale_invariants.checks import Finding

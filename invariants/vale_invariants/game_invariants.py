@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
+from oracle.core.faults import EngineFault
 from oracle.core.protocol import ANSWERS, DecisionKind
 from oracle.core.results import Outcome
-from oracle.engines.harness import EngineFault
 from vale_invariants import checks
 from vale_invariants.checks import Finding, ReferenceView
 from vale_invariants.game_core import RunnerCore, StopGame

@@ -6,8 +6,8 @@ import copy
 import itertools
 from typing import Any
 
+from oracle.core.faults import EngineFault
 from oracle.core.protocol import answer_is_ordered
-from oracle.engines.harness import EngineFault
 from oracle.reference import ReferenceEngine
 from vale_invariants.game_core import RunnerCore, dedupe_rules
 from vale_invariants.lockstep import (

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from oracle.core.faults import EngineFault
 from oracle.core.protocol import RejectionCode, answer_is_ordered
 from oracle.core.results import Outcome
-from oracle.engines.harness import EngineFault
 from vale_invariants.actions import (
     keys_of,
     pick_probe,

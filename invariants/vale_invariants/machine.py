@@ -27,7 +27,8 @@ from typing import Any, ClassVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from oracle.engines.harness import EngineFault, resolve_impl
+from oracle.core.faults import EngineFault
+from oracle.engines.connect import resolve_impl
 from oracle.engines.play import random_deck
 from vale_invariants import checks
 from vale_invariants.actions import PROBE_CORRUPT, PROBE_PROTOCOL, PROBE_UNLISTED

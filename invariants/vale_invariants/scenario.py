@@ -224,11 +224,11 @@ def write_scenario(directory: Path, failure: Failure, impl: str, factory: Callab
 
 def _verify(path: Path, impl: str, factory: Callable[[], Any], timeout: float) -> str:
     from oracle.core.results import Outcome
+    from oracle.engines.connect import EngineUnderTest
     from oracle.reference import create
     from oracle.scenarios.loader import load_file
     from oracle.scenarios.model import ScenarioError
     from oracle.scenarios.runner import run_scenario
-    from oracle.suites.registry import EngineUnderTest
 
     try:
         scenario = load_file(path)

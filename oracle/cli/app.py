@@ -22,9 +22,11 @@ from oracle.cli.z3 import z3_app
 from oracle.core import versions
 from oracle.core.cards import CardDataError, catalogue
 from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, bad_input
+from oracle.core.faults import EngineFault, ImplError, describe_fault
 from oracle.core.model import Family
 from oracle.core.narrate import action_text, event_text
-from oracle.engines.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault
+from oracle.engines.connect import DEFAULT_IMPL, EngineUnderTest
+from oracle.engines.harness import Subject
 from oracle.engines.play import GameStuck, choose_action, new_setup
 
 app = typer.Typer(
@@ -95,7 +97,7 @@ def cards_command(
 
 def _load_subject(impl: str, timeout: float) -> Subject:
     try:
-        return Subject.load(impl, timeout)
+        return EngineUnderTest.load(impl, timeout).fresh()
     except ImplError as exc:
         raise fail(str(exc)) from None
     except EngineFault as fault:

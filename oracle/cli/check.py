@@ -24,7 +24,8 @@ import typer
 
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
-from oracle.engines.harness import DEFAULT_IMPL, DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.reports.common import RunInfo, exit_code, failed_results, failing, summary_line, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.expectations import ExpectedFailure, apply_expectations, load_expectations

@@ -18,7 +18,8 @@ from oracle.cli.check import start_engine
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult
 from oracle.core.rules import rules
-from oracle.engines.harness import DEFAULT_IMPL, DEFAULT_START_TIMEOUT
+from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.harness import DEFAULT_START_TIMEOUT
 from oracle.reports.common import RunInfo, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.supervisor import Supervisor

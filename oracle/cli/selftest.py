@@ -28,7 +28,7 @@ import vale_fixtures
 from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
 from oracle.core.results import Outcome
 from oracle.core.rules import rules, variants
-from oracle.engines.harness import DEFAULT_IMPL
+from oracle.engines.connect import DEFAULT_IMPL
 from oracle.reference.declared import impl_for
 from oracle.scenarios.runner import VARIANT_NOT_APPLICABLE
 

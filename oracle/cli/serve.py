@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 from oracle.core.exits import bad_input
-from oracle.engines.harness import DEFAULT_IMPL, ImplError, resolve_impl
+from oracle.core.faults import ImplError
+from oracle.engines.connect import DEFAULT_IMPL, resolve_impl
 
 
 def serve_command(

@@ -16,8 +16,10 @@ from typing import Annotated
 import typer
 
 from oracle.core.exits import EXIT_FAILED, EXIT_OK, bad_input
+from oracle.core.faults import EngineFault, ImplError, describe_fault
 from oracle.core.results import CheckResult
-from oracle.engines.harness import DEFAULT_IMPL, EngineFault, ImplError, Subject, describe_fault, resolve_impl
+from oracle.engines.connect import DEFAULT_IMPL, resolve_impl
+from oracle.engines.harness import Subject
 from oracle.reports.common import exit_code, verdict
 
 z3_app = typer.Typer(

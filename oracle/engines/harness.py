@@ -1,7 +1,6 @@
 """Running an engine under test safely: importing it, guarding every call, and working around gaps.
 
-* :func:`resolve_impl` turns ``package.module`` or ``package.module:factory`` into a factory, with a
-  one-line :class:`ImplError` for every way that can fail.
+* :mod:`oracle.engines.connect` turns an ``--impl`` string into a factory (and an :class:`EngineUnderTest`).
 * :class:`Subject` wraps an engine: each call has a timeout (SIGALRM, so a hung pure-Python engine is
   interrupted, and a call that outlasts it counts as timed out even when the engine swallowed the alarm);
   starting an engine (``create`` and the handshake) has a deadline of its own, ``start_timeout`` (default
@@ -18,11 +17,7 @@ Under ``oracle check`` and ``oracle fuzz`` all of this runs in a worker process;
 from __future__ import annotations
 
 import copy
-import importlib
-import importlib.machinery
-import os
 import signal
-import sys
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -31,15 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle.core import shapes
+from oracle.core.faults import DeclaredButUnsupported, EngineFault
 from oracle.core.portable import shown_path
 from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, Engine
-from oracle.core.results import DECLARED_UNSUPPORTED, UNSUPPORTED_CALL, Outcome
 from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
 
 JSON = dict[str, Any]
-DEFAULT_IMPL = "oracle.reference"
-DEFAULT_FACTORY = "create"
 DEFAULT_START_TIMEOUT = 30.0
 """Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
 HANDSHAKE_SCHEMA = "handshake.schema.json"
@@ -47,105 +40,12 @@ START_METHODS = frozenset({"create", "handshake"})
 """The calls timed by the start-up deadline rather than the per-call timeout."""
 
 
-class ImplError(Exception):
-    """The engine named by ``--impl`` cannot be loaded; the message is one line for the user."""
-
-
-class EngineFault(Exception):
-    """The engine raised, hung, or returned something that is not protocol data.
-
-    ``kind`` is ``error`` (raised), ``timeout``, ``unsupported`` (NotImplementedError), ``bad-output``
-    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3).
-    """
-
-    def __init__(self, kind: str, method: str, message: str, rule: str = "") -> None:
-        super().__init__(f"{method}: {message}")
-        self.kind = kind
-        self.method = method
-        self.message = message
-        self.rule = rule or {"bad-output": "PROTO-2", "duplicate": "PROTO-3"}.get(kind, "")
-
-    @property
-    def outcome(self) -> Outcome:
-        """How a check that met this fault ends."""
-        return _FAULT_OUTCOMES.get(self.kind, Outcome.ERROR)
-
-    @property
-    def rules(self) -> tuple[str, ...]:
-        return (self.rule,) if self.rule else ()
-
-    @property
-    def details(self) -> JSON:
-        """What the result of a check this fault ended records besides its message: the call an engine refused."""
-        return {UNSUPPORTED_CALL: self.method} if self.kind == "unsupported" else {}
-
-
-class DeclaredButUnsupported(EngineFault):
-    """The engine refused (``unsupported``) a call that a capability its handshake declares promises: a protocol
-    error (PROTO-2), reported on every check it ends with the capability named, so they form one cause."""
-
-    def __init__(self, capability: str, method: str) -> None:
-        super().__init__("bad-output", method, f"the handshake declares the capability {capability!r}, yet {method} "
-                                               "answered unsupported")
-        self.capability = capability
-
-    @property
-    def details(self) -> JSON:
-        return {DECLARED_UNSUPPORTED: self.capability}
-
-
-_FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}
 # Seconds a call may run past its timeout before it counts as timed out (timer and scheduling jitter).
 _TIMEOUT_SLACK = 0.25
 
 
 class EngineTimeout(BaseException):
     """Raised inside an engine call when its time is up (a BaseException, so engines cannot swallow it)."""
-
-
-def resolve_impl(spec: str) -> Callable[[], Any]:
-    """``package.module`` (factory ``create``) or ``package.module:factory`` -> a zero-argument factory;
-    ``cmd:<command>`` runs the command as a wire-protocol engine (docs/wire.md)."""
-    if spec.startswith("cmd:"):
-        from oracle.engines.wire.impl import wire_factory
-
-        return wire_factory(spec)
-    module_name, _, factory_name = spec.partition(":")
-    module_name = module_name.strip()
-    factory_name = factory_name.strip() or DEFAULT_FACTORY
-    if not module_name or not all(part.isidentifier() for part in module_name.split(".")):
-        raise ImplError(f"--impl {spec!r}: expected 'package.module' or 'package.module:factory'")
-    allow_from_working_directory(module_name)
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)") \
-            from None
-    except Exception as exc:
-        where = where_raised(exc)
-        raise ImplError(f"--impl {spec!r}: importing {module_name} raised {type(exc).__name__}: {exc}{where}") \
-            from None
-    factory = getattr(module, factory_name, None)
-    if factory is None:
-        raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}")
-    if not callable(factory):
-        raise ImplError(f"--impl {spec!r}: {module_name}.{factory_name} is not callable")
-    return factory  # type: ignore[no-any-return]
-
-
-def allow_from_working_directory(module_name: str) -> None:
-    """Append the working directory LAST to ``sys.path`` when the top package of ``module_name`` is found there.
-
-    The oracle's Python processes run with the working directory off ``sys.path`` (``-P``), so no module
-    there can shadow one the oracle or the engine imports; ``--impl myadapter`` from the adapter's own folder
-    still loads, since the folder comes after the standard library and every installed package.
-    """
-    folder = os.getcwd()
-    top = module_name.partition(".")[0]
-    if {"", folder} & set(sys.path) or importlib.machinery.PathFinder.find_spec(top, [folder]) is None:
-        return
-    sys.path.append(folder)
-    importlib.invalidate_caches()
 
 
 def where_raised(exc: BaseException) -> str:
@@ -251,10 +151,6 @@ class Subject:
         self.start_timeout = start_timeout
         self.engine: Engine = self._call("create", factory)
         self.handshake = parse_handshake(self._call("handshake", self.engine.handshake))
-
-    @staticmethod
-    def load(impl: str, timeout: float = 5.0, start_timeout: float = DEFAULT_START_TIMEOUT) -> Subject:
-        return Subject(resolve_impl(impl), impl, timeout, start_timeout)
 
     def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Every engine call goes through here: announced to the hooks, then guarded."""
@@ -369,10 +265,5 @@ class Subject:
 def _check_shape(method: str, problem: str | None) -> None:
     if problem is not None:
         raise EngineFault("bad-output", method, problem)
-
-
-def describe_fault(fault: EngineFault) -> str:
-    what = {"bad-output": "protocol error", "duplicate": "protocol error"}.get(fault.kind, fault.kind)
-    return f"engine {what} in {fault.method}(): {fault.message}"
 
 

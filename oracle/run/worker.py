@@ -21,11 +21,13 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from oracle.core.faults import EngineFault, ImplError, describe_fault
 from oracle.core.portable import shown_traceback
 from oracle.core.results import CheckResult, Outcome
-from oracle.engines.harness import EngineFault, ImplError, describe_fault, on_engine_call
+from oracle.engines.connect import EngineUnderTest
+from oracle.engines.harness import on_engine_call
 from oracle.run.activity import ActivityWriter
-from oracle.suites.registry import CheckOptions, EngineUnderTest, RunContext, Unit, load_suites, lost_results, run_unit
+from oracle.suites.registry import CheckOptions, RunContext, Unit, load_suites, lost_results, run_unit
 
 _PR_SET_PDEATHSIG = 1
 

@@ -13,12 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
 from oracle.core.diff import first_difference, value_at
+from oracle.core.faults import EngineFault
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
-from oracle.engines.harness import EngineFault, Handshake, Subject
+from oracle.engines.harness import Handshake, Subject
 from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
-from oracle.reports.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
 from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
 from oracle.suites.registry import (
     CheckOptions,

@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.core.faults import EngineFault
 from oracle.core.results import CheckResult, Outcome
-from oracle.engines.harness import DEFAULT_START_TIMEOUT, EngineFault, Handshake, Subject, resolve_impl
+from oracle.engines.connect import EngineUnderTest
+from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 
 JSON = dict[str, Any]
 DEFAULT_UNIT_TIMEOUT = 120.0
@@ -42,23 +44,6 @@ class CheckOptions:
     variants: tuple[tuple[str, str], ...] = ()
     """``--variant``: the rule variants the reference under check declares and plays (its ``--impl`` is then
     ``oracle.reference.declared:RULE=VALUE,...``)."""
-
-
-@dataclass
-class EngineUnderTest:
-    """The ``--impl`` string, its factory, the per-call timeout and the start-up deadline."""
-
-    impl: str
-    factory: Callable[[], Any]
-    timeout: float
-    start_timeout: float = DEFAULT_START_TIMEOUT
-
-    def fresh(self) -> Subject:
-        return Subject(self.factory, self.impl, self.timeout, self.start_timeout)
-
-    @staticmethod
-    def load(impl: str, timeout: float, start_timeout: float = DEFAULT_START_TIMEOUT) -> EngineUnderTest:
-        return EngineUnderTest(impl, resolve_impl(impl), timeout, start_timeout)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from oracle.engines.harness import EngineFault
+from oracle.core.faults import EngineFault
 from oracle.engines.wire.channel import ChannelFault, Deadline
 from oracle.engines.wire.connection import Connection, call_deadline
 from oracle.engines.wire.pool import Lease, Pool, retire

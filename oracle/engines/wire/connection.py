@@ -12,9 +12,9 @@ import os
 import signal
 from typing import Any
 
+from oracle.core.faults import EngineFault
 from oracle.core.protocol import CAPABILITIES
 from oracle.core.versions import PROTOCOL_VERSION
-from oracle.engines.harness import EngineFault
 from oracle.engines.wire.channel import ChannelFault, Deadline, EngineProcess
 from oracle.engines.wire.methods import (
     METHODS,

@@ -6,7 +6,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from oracle.engines.harness import ImplError
+from oracle.core.faults import ImplError
 from oracle.engines.wire.client import WireEngine
 from oracle.engines.wire.pool import pool_for
 

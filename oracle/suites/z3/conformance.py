@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.core.faults import EngineFault
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
-from oracle.engines.harness import EngineFault, Subject
+from oracle.engines.harness import Subject
 from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.writer import scenario_id, write_scenario
 from oracle.suites.z3.conform_actions import action_key, describe

@@ -1,0 +1,61 @@
+"""Engine faults: an engine that cannot be loaded, or that raised, hung or broke the protocol in a call."""
+
+from __future__ import annotations
+
+from oracle.core.json_types import JSON
+from oracle.core.results import DECLARED_UNSUPPORTED, UNSUPPORTED_CALL, Outcome
+
+
+class ImplError(Exception):
+    """The engine named by ``--impl`` cannot be loaded; the message is one line for the user."""
+
+
+class EngineFault(Exception):
+    """The engine raised, hung, or returned something that is not protocol data.
+
+    ``kind`` is ``error`` (raised), ``timeout``, ``unsupported`` (NotImplementedError), ``bad-output``
+    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3).
+    """
+
+    def __init__(self, kind: str, method: str, message: str, rule: str = "") -> None:
+        super().__init__(f"{method}: {message}")
+        self.kind = kind
+        self.method = method
+        self.message = message
+        self.rule = rule or {"bad-output": "PROTO-2", "duplicate": "PROTO-3"}.get(kind, "")
+
+    @property
+    def outcome(self) -> Outcome:
+        """How a check that met this fault ends."""
+        return _FAULT_OUTCOMES.get(self.kind, Outcome.ERROR)
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return (self.rule,) if self.rule else ()
+
+    @property
+    def details(self) -> JSON:
+        """What the result of a check this fault ended records besides its message: the call an engine refused."""
+        return {UNSUPPORTED_CALL: self.method} if self.kind == "unsupported" else {}
+
+
+class DeclaredButUnsupported(EngineFault):
+    """The engine refused (``unsupported``) a call that a capability its handshake declares promises: a protocol
+    error (PROTO-2), reported on every check it ends with the capability named, so they form one cause."""
+
+    def __init__(self, capability: str, method: str) -> None:
+        super().__init__("bad-output", method, f"the handshake declares the capability {capability!r}, yet {method} "
+                                               "answered unsupported")
+        self.capability = capability
+
+    @property
+    def details(self) -> JSON:
+        return {DECLARED_UNSUPPORTED: self.capability}
+
+
+_FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}
+
+
+def describe_fault(fault: EngineFault) -> str:
+    what = {"bad-output": "protocol error", "duplicate": "protocol error"}.get(fault.kind, fault.kind)
+    return f"engine {what} in {fault.method}(): {fault.message}"
