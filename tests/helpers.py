@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.reference import ReferenceEngine
 from oracle.scenarios.given import complete_snapshot
-
-JSON = dict[str, Any]
 
 
 def cid(name: str) -> str:

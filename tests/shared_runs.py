@@ -6,13 +6,11 @@ import functools
 import json
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
-
-JSON = dict[str, Any]
+from oracle.core.json_types import JSON
 
 
 @functools.cache

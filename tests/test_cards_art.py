@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from oracle.core.json_types import JSON
 from oracle.engines.play import play_random_game
 from oracle.reference import ReferenceEngine
 from tests.helpers import act, cid, decision, engine_at, reject, score, stones, summon
 
-JSON = dict[str, Any]
 EXPANSION: JSON = {"expansion": True}
 
 

@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from oracle.core.json_types import JSON
 from oracle.reference import ReferenceEngine
 from tests.helpers import act, cid, decision, engine_at, reject, score, stones, summon
-
-JSON = dict[str, Any]
 
 
 def resolve(engine: ReferenceEngine, player: int, name: str) -> list[JSON]:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
 from oracle.reference import ReferenceEngine
@@ -15,8 +16,6 @@ from vale_invariants.fuzz import FuzzConfig, run_fuzz
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser
 from vale_invariants.game_guards import GUARDS
 from vale_invariants.guards import GuardProbe, applicable, guard_probes
-
-JSON = dict[str, Any]
 
 
 def _fuzz(engine: type[ReferenceEngine], mode: str = "invariants", games: int = 20) -> Any:

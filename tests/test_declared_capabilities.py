@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from typing import Any
 
 import pytest
 
 from oracle.core.faults import DeclaredButUnsupported, EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import Subject
@@ -22,7 +22,6 @@ from vale_fixtures import bad_handshakes
 from vale_fixtures import declares_legal_actions_unsupported as contradiction
 from vale_fixtures.bad_handshakes import BAD_FIELDS
 
-JSON = dict[str, Any]
 CONTRADICTION = "vale_fixtures.declares_legal_actions_unsupported"
 SERVED_CONTRADICTION = f"cmd:{sys.executable} -m oracle.cli.app serve --impl {CONTRADICTION}"
 

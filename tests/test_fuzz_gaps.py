@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
+from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.engines.play import random_deck
 from oracle.reference import ReferenceEngine
@@ -22,8 +23,6 @@ from vale_invariants.forcing import KINDS_BY_MODE, kinds_of
 from vale_invariants.fuzz import FuzzConfig, run_fuzz
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser
 from vale_invariants.game_guards import GUARDS
-
-JSON = dict[str, Any]
 
 # ---------------------------------------------------------------------------------------------- every kind probed
 

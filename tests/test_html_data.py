@@ -26,7 +26,6 @@ from oracle.reports.html.tally import NO_RULE, Status, by_rule, columns, matrix,
 from oracle.reports.json_report import SCHEMA_FILE
 from oracle.scenarios.loader import default_dir
 
-JSON = dict[str, Any]
 PAY3_FILE = default_dir() / "payment" / "PAY-3-red-and-blue-for-cost-1.toml"
 PAY3_ID = "PAY-3-red-and-blue-for-cost-1"
 REPRO = f"oracle check --impl tests.engine --select {PAY3_ID}"

@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 import vale_fixtures
 from oracle.cli.fuzz import fuzz_command, parse_players
+from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
 from oracle.core.rules import rules
 from oracle.engines.connect import EngineUnderTest
@@ -37,9 +38,6 @@ from vale_invariants import checks
 from vale_invariants.catalog import ALL_NAMES, INVARIANTS
 from vale_invariants.fuzz import FuzzConfig, FuzzReport, run_fuzz
 from vale_invariants.scenario import build_scenario, to_toml
-
-JSON = dict[str, Any]
-
 
 CHECKED = tuple(ALL_NAMES)
 

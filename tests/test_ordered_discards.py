@@ -4,8 +4,8 @@ decision, and every comparison of answers that respects it."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.protocol import answer_is_ordered
 from oracle.core.shapes import decision_problem
 from oracle.engines.candidates import candidate_actions
@@ -18,7 +18,6 @@ from vale_invariants.actions import action_key
 from vale_invariants.lockstep import decision_difference, legal_difference
 from vale_invariants.trace import show_decision
 
-JSON = dict[str, Any]
 CERBERUS, TOTEM_POLE, SALAMANDER, KAPPA = cid("Cerberus"), cid("Totem Pole"), cid("Salamander"), cid("Kappa")
 SUMMON_CERBERUS = {"type": "summon", "player": 0, "card": CERBERUS, "payment": {"red": 2, "blue": 1, "purple": 0}}
 

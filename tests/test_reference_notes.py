@@ -4,18 +4,16 @@ snapshot exactly, and a bad ``private`` stack is refused with a one-line error."
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.engines.play import chance_action, new_setup
 from oracle.reference import ReferenceEngine
 from oracle.reference.notes import NOTES, PAID, TARGET
 from oracle.reference.snapshot import SnapshotError
 from oracle.reference.state import EffectKind, Frame, FrameKind
-
-JSON = dict[str, Any]
 
 
 def _positions_with_notes(games: int) -> list[ReferenceEngine]:

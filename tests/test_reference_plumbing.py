@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.protocol import RejectionCode
 from oracle.reference import ReferenceEngine
@@ -21,7 +22,6 @@ from oracle.reference.snapshot import SnapshotError, load_state
 from oracle.scenarios.given import complete_snapshot
 from tests.helpers import act, cid, engine_at
 
-JSON = dict[str, Any]
 Mutation = Callable[[JSON], None]
 
 

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
@@ -17,8 +18,6 @@ from oracle.reference import ReferenceEngine
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
 from oracle.scenarios.model import Scenario
 from oracle.scenarios.runner import run_scenario
-
-JSON = dict[str, Any]
 
 # ---------------------------------------------------------------------- tiny engines
 

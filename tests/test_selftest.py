@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,9 +13,8 @@ import vale_fixtures
 from oracle.cli.app import app
 from oracle.cli.selftest import FAULTS, REFERENCE, Expect, Fault, Plan, judge, plan_for, plans, run_selftest
 from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
+from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
-
-JSON = dict[str, Any]
 
 
 def _report(*results: tuple[str, tuple[str, ...]]) -> JSON:

@@ -25,12 +25,12 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
+from oracle.core.json_types import JSON
 from oracle.reports import RunInfo, write_json, write_junit, write_markdown
 from oracle.reports.files import append_report_file, write_report_file
 from oracle.reports.json_report import SCHEMA_FILE
 from vale_fixtures.stalls_before_handshake import MARKER_ENV
 
-JSON = dict[str, Any]
 STALLS_IN_PROCESS = "vale_fixtures.stalls_before_handshake"
 STALLS_ON_THE_WIRE = f"cmd:{sys.executable} -m vale_fixtures.wire.stalls_before_handshake"
 SLOW_IN_PROCESS = "vale_fixtures.hostile:slow"

@@ -18,10 +18,10 @@ from typing import Any
 import jsonschema
 import pytest
 
+from oracle.core.json_types import JSON
 from oracle.reports.json_report import SCHEMA_FILE
 
 HOSTILE = "vale_fixtures.hostile"
-JSON = dict[str, Any]
 # Nine set-up checks and one base game of 2 and of 4 players: the faults strike only in 4-player games.
 SMALL_RUN = ("--suite", "setup", "--suite", "random-play", "--games", "1",
              "--select", "setup/*", "--select", "random-play/2p/*", "--select", "random-play/4p/*")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.engines.play import play_random_game
 from oracle.reference import ReferenceEngine
 from oracle.reference.effects import load_handlers
@@ -16,7 +17,6 @@ from oracle.reference.snapshot import load_state, parse_setup, tiles_for
 from oracle.reference.table import Table
 from tests.helpers import act, cid, decision, engine_at, reject, score, stones
 
-JSON = dict[str, Any]
 ART = {"artifacts": True}
 
 INCENSE = "tile-incense-burner"

@@ -14,6 +14,7 @@ import pytest
 
 from oracle import PROTOCOL_VERSION
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import Engine
 from oracle.core.results import Outcome
 from oracle.core.validation import validation_errors
@@ -31,7 +32,6 @@ from oracle.suites.registry import CheckOptions, load_suites, run_check
 from tests.helpers import CALL_SECONDS
 from vale_fixtures.minimal_adapter import MinimalAdapter
 
-JSON = dict[str, Any]
 SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
 
 

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.core.protocol import ANSWERS, ActionType, DecisionKind
 from oracle.engines.candidates import candidate_actions
 
-JSON = dict[str, Any]
 Key = tuple[tuple[str, Any], ...]
 
 STONE_KEYS = ("payment", "stones")

@@ -10,14 +10,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.results import Outcome
 from oracle.reference import ReferenceEngine
 from oracle.reference.effects import load_handlers
 from oracle.reference.effects.registry import TRIGGERED
 from oracle.reference.payment import check_payment
-
-JSON = dict[str, Any]
 
 PHASE_INDEX = {"hunting": 0, "action": 1, "resolution": 2}
 GAME_OVER = "game_over"

@@ -42,7 +42,6 @@ from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
 from vale_invariants.game_guards import GUARDS
 from vale_invariants.trace import Divergence, Failure, Violation
 
-JSON = dict[str, Any]
 MODES = ("both", "invariants", "lockstep")
 ALL_MODES = ("base", "expansion", "artifacts")
 # Properties of the engine as a program, not rules of the game: no scenario can show them.

@@ -13,9 +13,9 @@ import contextlib
 import copy
 import marshal
 import random
-from typing import Any
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.undrivable import UNDRIVABLE, undrivable_reason
 from oracle.engines.play import ADVANCED_TILES, adopt_deck, random_deck
@@ -42,7 +42,6 @@ from vale_invariants.trace import Trace
 
 __all__ = ["Chooser", "GameRunner", "GameSettings", "RandomChooser", "ReplayChooser", "Stats"]
 
-JSON = dict[str, Any]
 
 PROBE_SLOTS = 8
 

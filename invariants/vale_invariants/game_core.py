@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from oracle.core.faults import DeclaredButUnsupported, EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
 from oracle.engines.harness import EngineTimeout, Subject, where_raised
@@ -20,8 +21,6 @@ from vale_invariants.game_choices import Chooser
 from vale_invariants.game_settings import STEP_CALLS, GameSettings, Stats
 from vale_invariants.guards import GuardProbe
 from vale_invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
-
-JSON = dict[str, Any]
 
 
 class RunnerCore:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind, answer_is_ordered
 from oracle.core.results import Outcome
 from vale_invariants.actions import action_key, keys_of
@@ -15,8 +14,6 @@ from vale_invariants.game_probes import KNOWN_CODES
 from vale_invariants.guards import Probe, applicable, guard_probes
 from vale_invariants.lockstep import first_state_difference, reference_rejection
 from vale_invariants.trace import Divergence, compact
-
-JSON = dict[str, Any]
 
 GUARDS = "INV-DECISION-GUARDS"
 KINDS = {k.value: k for k in DecisionKind}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import ANSWERS, DecisionKind
 from oracle.core.results import Outcome
 from vale_invariants import checks
@@ -15,8 +16,6 @@ from vale_invariants.lockstep import (
     missing_rules,
 )
 from vale_invariants.trace import Divergence, compact
-
-JSON = dict[str, Any]
 
 
 class InvariantChecks(RunnerCore):

@@ -7,6 +7,7 @@ import itertools
 from typing import Any
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import answer_is_ordered
 from oracle.reference import ReferenceEngine
 from vale_invariants.game_core import RunnerCore, dedupe_rules
@@ -22,8 +23,6 @@ from vale_invariants.lockstep import (
     state_rules,
 )
 from vale_invariants.trace import Divergence
-
-JSON = dict[str, Any]
 
 
 class LockstepComparison(RunnerCore):

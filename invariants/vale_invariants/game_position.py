@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.reference.snapshot import parse_setup, tiles_for
-
-JSON = dict[str, Any]
 
 
 def random_position(setup: JSON, draw: Callable[[int, int], int], scarce: bool = False) -> JSON:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import RejectionCode, answer_is_ordered
 from oracle.core.results import Outcome
 from vale_invariants.actions import (
@@ -20,8 +19,6 @@ from vale_invariants.lockstep import (
     reference_rejection,
 )
 from vale_invariants.trace import Divergence, compact
-
-JSON = dict[str, Any]
 
 KNOWN_CODES = frozenset(c.value for c in RejectionCode)
 

@@ -10,8 +10,6 @@ from typing import Any
 from oracle.core.protocol import DecisionKind
 from oracle.engines.harness import DEFAULT_START_TIMEOUT
 
-JSON = dict[str, Any]
-
 MAX_STEPS = 3000
 STEP_CALLS = 4
 SEED_MAX = 2**32 - 1

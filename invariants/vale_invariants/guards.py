@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.protocol import ANSWERS, ActionType, DecisionKind
-
-JSON = dict[str, Any]
 
 COLOURS = ("red", "blue", "purple")
 STONE_KEYS = ("payment", "stones")

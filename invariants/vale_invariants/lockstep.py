@@ -12,9 +12,8 @@ summoned card's Instant effect, a summon trigger reacting to its own card's summ
 
 from __future__ import annotations
 
-from typing import Any
-
 from oracle.core.diff import first_difference as _first_difference
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.protocol import answer_is_ordered
 from oracle.reference import ReferenceEngine
@@ -22,8 +21,6 @@ from oracle.reference import actions as reference_actions
 from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT, TILES, Effect
 from oracle.reference.effects.steps import ChooseFamilyForLook
 from vale_invariants.actions import Key, action_key, keys_of
-
-JSON = dict[str, Any]
 
 HIDDEN_KEYS = ("private", "pending")
 DECISION_FIELDS = ("cards", "players", "options", "min", "max", "limit")

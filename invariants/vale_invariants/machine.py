@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.engines.connect import resolve_impl
 from oracle.engines.play import random_deck
 from vale_invariants import checks
@@ -39,8 +40,6 @@ from vale_invariants.game_choices import ReplayChooser
 from vale_invariants.game_core import StopGame
 from vale_invariants.game_settings import MAX_STEPS, SEED_MAX
 from vale_invariants.trace import Failure, Violation
-
-JSON = dict[str, Any]
 
 __all__ = ["ValeMachine"]
 

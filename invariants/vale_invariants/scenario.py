@@ -21,13 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.protocol import answer_is_ordered
 from oracle.core.rules import rules as rules_catalogue
 from oracle.scenarios.writer import toml_text
 from vale_invariants.lockstep import DECISION_FIELDS, ORDERED
 from vale_invariants.trace import Divergence, Failure
 
-JSON = dict[str, Any]
 MAX_LISTED = 3
 
 

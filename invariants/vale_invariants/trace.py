@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from dataclasses import field as _field
 from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
-
-JSON = dict[str, Any]
 
 
 @dataclass

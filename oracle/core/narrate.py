@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from oracle.core.cards import catalogue
-
-JSON = dict[str, Any]
+from oracle.core.json_types import JSON
 
 
 def name(card_id: object) -> str:

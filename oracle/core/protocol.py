@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
+from oracle.core.json_types import JSON
 from oracle.core.versions import PROTOCOL_VERSION
-
-JSON = dict[str, Any]
 
 
 class DecisionKind(str, Enum):

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
-JSON = dict[str, Any]
+from oracle.core.json_types import JSON
 
 UNSUPPORTED_CALL = "unsupported_call"
 """Details key of a check that ended unsupported although the engine's declarations allowed it, because the engine

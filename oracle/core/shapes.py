@@ -12,9 +12,9 @@ import json
 import marshal
 from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind, RejectionCode
 
-JSON = dict[str, Any]
 DECISION_KINDS = frozenset(k.value for k in DecisionKind)
 REJECTION_CODES = frozenset(c.value for c in RejectionCode)
 

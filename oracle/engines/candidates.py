@@ -8,12 +8,10 @@ pool from which the invariants sample illegal actions.
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.protocol import answer_is_ordered
-
-JSON = dict[str, Any]
 
 
 def _sub_collections(stones: JSON) -> list[JSON]:

@@ -27,12 +27,12 @@ from typing import Any
 
 from oracle.core import shapes
 from oracle.core.faults import DeclaredButUnsupported, EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.portable import shown_path
 from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, Engine
 from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
 
-JSON = dict[str, Any]
 DEFAULT_START_TIMEOUT = 30.0
 """Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
 HANDSHAKE_SCHEMA = "handshake.schema.json"

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 
-JSON = dict[str, Any]
 MAX_STEPS = 20_000
 
 

@@ -7,16 +7,14 @@ actions, so the two can never disagree.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.protocol import ANSWERS, ActionType, DecisionKind, Rejection, RejectionCode
 from oracle.reference.decisions import DecisionSpec, selections
 from oracle.reference.effects.registry import INSTANT, TILES, TileAbility, always, instant_can_resolve
 from oracle.reference.payment import check_payment, legal_payments
 from oracle.reference.table import Table
-
-JSON = dict[str, Any]
 
 
 def _reject(code: RejectionCode, rule: str, message: str) -> Rejection:

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.protocol import DecisionKind
-
-JSON = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

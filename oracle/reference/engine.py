@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.core.protocol import ApplyResult, reference_handshake
 from oracle.core.versions import __version__
 from oracle.reference import actions, flow
@@ -13,8 +12,6 @@ from oracle.reference.effects import load_handlers
 from oracle.reference.snapshot import ENGINE_NAME, SnapshotError, export_state, load_state, parse_setup, tiles_for
 from oracle.reference.state import GameState, Phase, PlayerState
 from oracle.reference.table import Table
-
-JSON = dict[str, Any]
 
 
 class SetupError(ValueError):

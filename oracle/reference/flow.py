@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.protocol import ActionType, DecisionKind
 from oracle.reference.actions import ACTION_TYPES
@@ -21,8 +21,6 @@ from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED,
 from oracle.reference.notes import PAID
 from oracle.reference.state import MAX_PLAYERS, EffectKind, Frame, FrameKind, Phase
 from oracle.reference.table import Table
-
-JSON = dict[str, Any]
 
 
 def settle(table: Table) -> DecisionSpec | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.rules import variant_problem
 from oracle.reference.state import MAX_PLAYERS, MIN_PLAYERS, Frame, GameState, Phase, PlayerState, Setup
@@ -18,7 +19,6 @@ from oracle.reference.state import MAX_PLAYERS, MIN_PLAYERS, Frame, GameState, P
 # Coverage: a line marked 'no cover - bad snapshot' only refuses a malformed snapshot, which no scenario can
 # load (the scenario loader refuses it first); one marked 'no cover - own bookkeeping' only reads back the
 # reference's own private part of its export. tests/test_reference_plumbing.py reaches each of them.
-JSON = dict[str, Any]
 FORMAT = "vale-oracle/snapshot/1"
 ENGINE_NAME = "vale-oracle-reference"
 

@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import NO_STONES, Stones
 from oracle.core.rules import variants
 from oracle.reference.notes import NOTES, Note
-
-JSON = dict[str, Any]
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 """SETUP-1: the game is for 2 to 4 players."""

@@ -10,13 +10,13 @@ import copy
 from typing import Any, TypeVar
 
 from oracle.core.cards import Card, catalogue
+from oracle.core.json_types import JSON
 from oracle.core.model import Family, Stones
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues
 from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
 
-JSON = dict[str, Any]
 T = TypeVar("T")
 
 BASE_HOLDING_LIMIT = 4

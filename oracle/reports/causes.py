@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from oracle.core.causes import (
     CAUSE_KEY,
@@ -15,9 +14,8 @@ from oracle.core.causes import (
     differs_after,
     rejected_legal,
 )
+from oracle.core.json_types import JSON
 from oracle.core.results import DECLARED_UNSUPPORTED, CheckResult, Outcome
-
-JSON = dict[str, Any]
 
 _METHOD = re.compile(r"^([a-z_]+): ")
 _FAULTS = (Outcome.ERROR, Outcome.TIMEOUT, Outcome.INCOMPLETE)

@@ -6,14 +6,14 @@ import signal
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from oracle.core import versions
 from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
+from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.versions import python_version
 
-JSON = dict[str, Any]
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 """``run.date`` of a report: the start of the run, UTC, e.g. ``2024-05-01T12:00:00Z``."""
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
-from oracle.reports.common import JSON
 
 
 @dataclass(frozen=True)

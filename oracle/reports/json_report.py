@@ -8,10 +8,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import group_causes, notes_of
 from oracle.reports.common import (
-    JSON,
     RunInfo,
     exit_code,
     failed_results,

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.core.rules import rules
 from oracle.scenarios.given import complete_snapshot
-from oracle.scenarios.model import JSON, Scenario, Step
+from oracle.scenarios.model import Scenario, Step
 from oracle.scenarios.runner import describe_action
 
 COLOURS = ("red", "blue", "purple")

@@ -11,12 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.rules import rules as rules_catalogue
 from oracle.scenarios.writer import scenario_id, toml_text, write_scenario
-
-JSON = dict[str, Any]
 
 GIVEN_KEYS = ("setup", "round", "phase", "first_player", "turn_player", "actives_used", "players", "display",
               "draw_pile", "discard_pile", "artifacts")

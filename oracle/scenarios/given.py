@@ -17,11 +17,9 @@ Defaults (``docs/scenarios.md`` repeats them):
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from oracle.core.cards import catalogue
-
-JSON = dict[str, Any]
+from oracle.core.json_types import JSON
 
 DEFAULT_SETUP: JSON = {
     "players": 2,

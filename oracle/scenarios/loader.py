@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.core.nesting import Syntax, too_deep
 from oracle.core.protocol import DecisionKind
 from oracle.core.rules import rules as rules_catalogue
@@ -30,7 +31,7 @@ from oracle.core.validation import schema as protocol_schema
 from oracle.scenarios.given import GivenError, complete_snapshot
 from oracle.scenarios.locate import KeyPath, key_lines, line_of
 from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
-from oracle.scenarios.model import JSON, Scenario, ScenarioError, Step
+from oracle.scenarios.model import Scenario, ScenarioError, Step
 
 PACKAGE = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = PACKAGE / "schemas" / "scenario.schema.json"

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-JSON = dict[str, Any]
+from oracle.core.json_types import JSON
 
 
 class ScenarioError(Exception):

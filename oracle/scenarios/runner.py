@@ -17,6 +17,7 @@ from typing import Any
 
 from oracle.core.causes import CAUSE_KEY, CauseFacts, accepted_illegal, differs_after, other_code, rejected_legal
 from oracle.core.faults import EngineFault, describe_fault
+from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
 from oracle.core.protocol import ANSWERS, DecisionKind, answer_is_ordered
 from oracle.core.results import CheckResult, Outcome
@@ -26,7 +27,7 @@ from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import Handshake, Subject
 from oracle.scenarios.given import DEFAULT_SETUP, complete_snapshot
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
-from oracle.scenarios.model import JSON, Scenario, Step
+from oracle.scenarios.model import Scenario, Step
 
 SUITE = "scenarios"
 VARIANT_NOT_APPLICABLE = "the scenario depends on"

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.core.path_names import path_component
-
-JSON = dict[str, Any]
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_.-]+")

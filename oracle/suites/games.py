@@ -16,6 +16,7 @@ from typing import Any
 from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
 from oracle.core.diff import first_difference, value_at
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Handshake, Subject
@@ -31,8 +32,6 @@ from oracle.suites.registry import (
     players_unsupported,
     register,
 )
-
-JSON = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 
-JSON = dict[str, Any]
 DEFAULT_UNIT_TIMEOUT = 120.0
 
 

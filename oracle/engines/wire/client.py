@@ -14,12 +14,12 @@ import weakref
 from typing import Any
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.engines.wire.channel import ChannelFault, Deadline
 from oracle.engines.wire.connection import Connection, call_deadline
 from oracle.engines.wire.pool import Lease, Pool, retire
 from oracle.engines.wire.settings import WireSettings, current_settings
 
-JSON = dict[str, Any]
 PREFETCHED = ("legal_actions", "snapshot")
 
 

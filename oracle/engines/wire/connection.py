@@ -13,6 +13,7 @@ import signal
 from typing import Any
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
 from oracle.core.versions import PROTOCOL_VERSION
 from oracle.engines.wire.channel import ChannelFault, Deadline, EngineProcess
@@ -27,7 +28,6 @@ from oracle.engines.wire.methods import (
 )
 from oracle.engines.wire.settings import WireSettings
 
-JSON = dict[str, Any]
 HARNESS_MARGIN = 0.2
 STARTUP_SECONDS = 30.0
 """Seconds a new engine process may take to answer its handshake when no harness deadline is running (under the

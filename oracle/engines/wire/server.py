@@ -16,6 +16,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from oracle.core.json_types import JSON
 from oracle.core.portable import shown_path
 from oracle.engines.wire.methods import (
     MAX_LINE_BYTES,
@@ -28,7 +29,6 @@ from oracle.engines.wire.methods import (
     version_tuple,
 )
 
-JSON = dict[str, Any]
 OBSERVE_SINCE = METHODS["observe"].since
 READ_CHUNK = 1 << 16
 FLUSH_DELAY = 0.002

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.scenarios.writer import card_name
-from oracle.suites.z3.conform_types import JSON, PLAYER
+from oracle.suites.z3.conform_types import PLAYER
 
 
 def stones_of(value: object) -> Stones | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Family, Stones
 from oracle.scenarios.writer import card_name
 from oracle.suites.z3 import models as m
@@ -17,7 +18,7 @@ from oracle.suites.z3.conform_payments import (
     payment_facts,
     payment_probes,
 )
-from oracle.suites.z3.conform_types import JSON, PLAYER, Case, Diagnosis, Follow
+from oracle.suites.z3.conform_types import PLAYER, Case, Diagnosis, Follow
 
 BELPHEGOR = "art-fire-06"
 INCENSE_BURNER = "tile-incense-burner"

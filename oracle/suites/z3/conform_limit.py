@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.scenarios.writer import card_name
 from oracle.suites.z3 import models as m
 from oracle.suites.z3.conform_actions import describe, keep_action, parse_label, payment_of
 from oracle.suites.z3.conform_payments import HESTIA
-from oracle.suites.z3.conform_types import JSON, PLAYER, Case, Diagnosis, Follow
+from oracle.suites.z3.conform_types import PLAYER, Case, Diagnosis, Follow
 
 
 def limit_domain() -> list[str]:

@@ -6,11 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from oracle.core.cards import catalogue
+from oracle.core.json_types import JSON
 from oracle.core.model import Family, Stones
 from oracle.scenarios.writer import card_name
 from oracle.suites.z3 import models as m
 from oracle.suites.z3.conform_actions import describe, parse_label, pay_action, payment_of
-from oracle.suites.z3.conform_types import JSON, PLAYER, Case, Diagnosis, Follow
+from oracle.suites.z3.conform_types import PLAYER, Case, Diagnosis, Follow
 
 HESTIA = "base-fire-01"
 PEGASUS = "base-wind-03"

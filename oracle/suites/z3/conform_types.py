@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.results import Outcome
 
-JSON = dict[str, Any]
 SUITE = "z3"
 PLAYER = 0
 

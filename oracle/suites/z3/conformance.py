@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Subject
@@ -42,7 +43,7 @@ from oracle.suites.z3.conform_artifacts import SALE_CARDS
 from oracle.suites.z3.conform_artifacts import SUMMON_ROWS as _SUMMON_ROWS
 from oracle.suites.z3.conform_payments import COST_CARDS, FILLER, HESTIA, SUMMON_CARDS
 from oracle.suites.z3.conform_rows import ROWS, case_by_id, row_named
-from oracle.suites.z3.conform_types import JSON, PLAYER, SUITE, Case, Divergence, Follow, Row
+from oracle.suites.z3.conform_types import PLAYER, SUITE, Case, Divergence, Follow, Row
 
 __all__ = [
     "COST_CARDS",

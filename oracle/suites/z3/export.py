@@ -24,8 +24,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from oracle.core.json_types import JSON
 from oracle.core.model import Family, Stones
 from oracle.scenarios.match import canonical_action
 from oracle.scenarios.writer import card_name, scenario_id, write_scenario
@@ -40,7 +40,6 @@ from oracle.suites.z3.conformance import (
     case_by_id,
 )
 
-JSON = dict[str, Any]
 SOURCE = "z3 model boundary case (oracle z3 export)"
 PAYMENT_MAX_STONES = 3
 DUDURI_KING = "art-earth-02"
