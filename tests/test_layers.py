@@ -167,3 +167,10 @@ def test_every_module_is_on_a_floor() -> None:
     modules = module_sources()
     assert len(modules) > 200
     assert {FLOORS[floor(m)] for m in modules} == set(FLOORS)
+
+
+def test_the_architecture_page_draws_the_floors_in_this_order() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    drawing = page.split("```")[1]
+    drawn = [line.split()[0] for line in drawing.splitlines() if line.strip()]
+    assert list(reversed(FLOORS[:-1])) == drawn
