@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.engines.connect import EngineUnderTest
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import BY_NAME, run_check
+from oracle.suites.registry import CheckOptions
 
 
 def test_default_oracle_check_on_the_reference(benchmark: Any) -> None:
-    suites = list(load_suites())
+    suites = list(BY_NAME)
 
     def check() -> int:
         results = run_check(EngineUnderTest.load("oracle.reference", 5.0), CheckOptions(), suites)

@@ -25,7 +25,8 @@ from oracle.engines.wire.impl import command_of, wire_factory
 from oracle.engines.wire.pool import POOLS
 from oracle.engines.wire.settings import OBSERVE, PIPELINE, current_settings
 from oracle.reference import create
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import BY_NAME, run_check
+from oracle.suites.registry import CheckOptions
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 
 SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
@@ -65,7 +66,7 @@ def lockstep_rate(factory: Callable[[], Any], impl: str, games: int = LOCKSTEP_G
 
 def check_seconds(impl: str) -> tuple[float, int]:
     """Wall-clock seconds of the default ``oracle check`` suites, and the number of checks."""
-    suites = list(load_suites())
+    suites = list(BY_NAME)
     started = time.perf_counter()
     results = run_check(EngineUnderTest.load(impl, 5.0), CheckOptions(), suites)
     assert all(r.outcome.ok for r in results), [r.id for r in results if not r.outcome.ok]

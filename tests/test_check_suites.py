@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from oracle.core.results import Outcome
 from oracle.engines.connect import EngineUnderTest
-from oracle.suites.registry import CheckOptions, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
 
 

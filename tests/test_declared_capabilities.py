@@ -17,7 +17,8 @@ from oracle.engines.play import new_setup
 from oracle.reference import ReferenceEngine
 from oracle.reports.causes import group_causes
 from oracle.reports.common import failed_results
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 from vale_fixtures import bad_handshakes
 from vale_fixtures import declares_legal_actions_unsupported as contradiction
 from vale_fixtures.bad_handshakes import BAD_FIELDS
@@ -84,7 +85,6 @@ def test_refusing_an_undeclared_capability_stays_unsupported() -> None:
 
 @pytest.mark.parametrize("impl", [CONTRADICTION, SERVED_CONTRADICTION], ids=["in-process", "wire"])
 def test_a_declared_capability_refused_is_one_PROTO_2_cause_naming_it(impl: str) -> None:
-    load_suites()
     results = run_check(EngineUnderTest.load(impl, 10.0), CheckOptions(games=1, players=(2, 3)),
                         ["random-play", "roundtrip"])
     failing = failed_results(results)
@@ -98,7 +98,6 @@ def test_a_declared_capability_refused_is_one_PROTO_2_cause_naming_it(impl: str)
 
 
 def test_the_whole_check_of_the_contradiction_fixture_reports_one_cause() -> None:
-    load_suites()
     results = run_check(EngineUnderTest.load(CONTRADICTION, 10.0), CheckOptions(games=1, players=(2,)),
                         ["random-play", "roundtrip", "scenarios", "invariants"])
     [cause] = group_causes(failed_results(results))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from oracle.engines.connect import EngineUnderTest
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
 
 FIXTURES = {
@@ -34,7 +35,6 @@ FIXTURES = {
 
 
 def _scenario_failures(impl: str) -> list[tuple[str, tuple[str, ...]]]:
-    load_suites()
     results = run_check(EngineUnderTest.load(impl, timeout=CALL_SECONDS), CheckOptions(), ["scenarios"])
     assert results, "no scenarios ran"
     return [(r.id, r.rules) for r in results if not r.outcome.ok]

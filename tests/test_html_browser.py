@@ -20,7 +20,8 @@ from oracle.engines.connect import EngineUnderTest
 from oracle.reports import RunInfo, write_json
 from oracle.reports.html.site import build_site
 from oracle.reports.html.tally import rule_rows
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
 
 IMPLS = ("oracle.reference", "vale_fixtures.superfluous_payment", "vale_fixtures.minimal_adapter")
@@ -56,7 +57,6 @@ def _browser_paths() -> tuple[str, str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A matrix of three engines (the reference, one breaking PAY-3, the minimal adapter) over the scenarios."""
-    load_suites()
     root = tmp_path_factory.mktemp("site")
     paths = []
     for impl in IMPLS:

@@ -31,7 +31,8 @@ from oracle.reference.table import Table
 from oracle.reports.common import failed_results
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import BY_NAME, run_check
+from oracle.suites.registry import CheckOptions, FuzzOptions
 from tests.helpers import CALL_SECONDS, act, cid, engine_at
 from vale_fixtures.broken import BrokenEngine
 from vale_invariants import checks
@@ -497,8 +498,8 @@ def test_parse_players() -> None:
 
 
 def test_check_runs_the_invariants_suite() -> None:
-    assert "invariants" in load_suites()
-    options = CheckOptions(extra={"fuzz_games": 2})
+    assert "invariants" in BY_NAME
+    options = CheckOptions(fuzz=FuzzOptions(games=2))
     results = run_check(EngineUnderTest.load("oracle.reference", CALL_SECONDS), options, ["invariants"])
     bad = [(r.id, r.message) for r in results if not r.outcome.ok]
     assert bad == []

@@ -9,7 +9,8 @@ import pytest
 
 from oracle.cli.pytest_plugin import marker_name
 from oracle.engines.connect import EngineUnderTest
-from oracle.suites.registry import CheckOptions, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
 
 pytest_plugins = ("pytester",)
@@ -34,11 +35,13 @@ def test_marker_names_hold_no_dash() -> None:
 def planned(impl: str, suites: list[str] | None = None, unsupported: bool | None = None) -> int:
     """How many checks ``oracle check`` plans for this engine (the suites given, or all; only those the plan
     already knows are not run (unsupported or not applicable), or only the others, when ``unsupported`` says so)."""
-    from oracle.suites.registry import PlanContext, load_suites, plan_suites
+    from oracle.suites.all import BY_NAME, plan_named
+    from oracle.suites.registry import PlanContext
 
-    names = suites or list(load_suites())
+    names = suites or list(BY_NAME)
     context = PlanContext(impl, EngineUnderTest.load(impl, CALL_SECONDS).fresh().handshake, CheckOptions())
-    return sum(len(unit.wanted) for units in plan_suites(context, names).values() for unit in units
+    return sum(len(unit.wanted) for units in plan_named(context, names).narrowed(names, CheckOptions()).values()
+               for unit in units
                if unsupported is None or unit.skipped == unsupported)
 
 

@@ -20,7 +20,7 @@ from oracle.core.rules import RulesDataError, load_rules, rules
 from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
-from oracle.suites.registry import load_suites
+from oracle.suites.all import BY_NAME
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUPS = "SETUP|ROUND|HUNT|DECK|ACT|SELL|TAME|SUM|PAY|REM|STONE|LIMIT|EFF|SCORE|END|DEC|RUL|PROTO"
@@ -84,7 +84,7 @@ def _is_negative_for(scenario: Scenario, rule_id: str, coded: frozenset[str]) ->
 
 
 def _pinnable_rules() -> list[str]:
-    suites = load_suites()
+    suites = BY_NAME
     return [rule.id for rule in rules().values() if rule.checked_by not in suites]
 
 

@@ -232,9 +232,9 @@ def test_check_variant_is_for_the_reference_only() -> None:
 ])
 def test_a_fixture_declaring_the_variant_it_follows_passes_the_scenarios(fixture: str, own_scenario: str) -> None:
     from oracle.engines.connect import EngineUnderTest
-    from oracle.suites.registry import CheckOptions, load_suites, run_check
+    from oracle.suites.all import run_check
+    from oracle.suites.registry import CheckOptions
 
-    load_suites()
     results = run_check(EngineUnderTest.load(f"vale_fixtures.{fixture}", CALL_SECONDS), CheckOptions(), ["scenarios"])
     assert [] == [r.id for r in results if not r.outcome.ok]
     assert "pass" == next(r.outcome.value for r in results if r.id == own_scenario)

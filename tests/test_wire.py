@@ -28,7 +28,8 @@ from oracle.engines.wire.pool import pool_for
 from oracle.engines.wire.server import Server
 from oracle.engines.wire.validate import response_violation, violations
 from oracle.reference import ReferenceEngine
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
 from vale_fixtures.minimal_adapter import MinimalAdapter
 
@@ -144,7 +145,6 @@ def test_the_server_refuses_requests_that_are_not_protocol() -> None:
 
 
 def test_a_served_engine_s_prints_go_to_stderr() -> None:
-    load_suites()
     results = run_check(EngineUnderTest.load(served("vale_fixtures.wire.chatty"), CALL_SECONDS),
                         CheckOptions(players=(2,)), ["setup", "random-play"])
     assert [] == [(r.id, r.message) for r in results if r.outcome is not Outcome.PASS]
@@ -153,7 +153,6 @@ def test_a_served_engine_s_prints_go_to_stderr() -> None:
 # ---------------------------------------------------------------------- the client
 
 def test_fresh_engines_reuse_the_pooled_processes() -> None:
-    load_suites()
     spec = served("oracle.reference")
     pool = pool_for(spec[len("cmd:"):].split())
     eut = EngineUnderTest.load(spec, CALL_SECONDS)
@@ -193,7 +192,6 @@ def test_after_its_process_dies_an_engine_fails_once_then_continues_on_a_new_pro
 
 
 def test_an_engine_without_legal_actions_and_load_is_probed_over_the_wire() -> None:
-    load_suites()
     results = run_check(EngineUnderTest.load(served("vale_fixtures.minimal_adapter"), CALL_SECONDS),
                         CheckOptions(games=1, players=(2,)), ["random-play"])
     assert [Outcome.PASS] == [r.outcome for r in results]
@@ -232,7 +230,6 @@ def test_validation_names_the_message_the_field_and_the_schema_rule() -> None:
 
 
 def test_validate_protocol_reports_output_only_the_schema_forbids(monkeypatch: pytest.MonkeyPatch) -> None:
-    load_suites()
     spec = served("vale_fixtures.wire.untyped_events")
     options = CheckOptions(games=1, players=(2,))
     eut = EngineUnderTest.load(spec, CALL_SECONDS)

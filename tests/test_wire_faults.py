@@ -8,7 +8,8 @@ import pytest
 
 from oracle.core.results import Outcome
 from oracle.engines.connect import EngineUnderTest
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 
 # fixture module -> (outcome, method named, what the message says)
 HOSTILE = {
@@ -25,7 +26,6 @@ HOSTILE = {
 @pytest.mark.parametrize("module", sorted(HOSTILE))
 def test_a_hostile_wire_engine_costs_only_the_checks_it_broke(module: str) -> None:
     outcome, method, text = HOSTILE[module]
-    load_suites()
     eut = EngineUnderTest.load(f"cmd:{sys.executable} -m vale_fixtures.wire.{module}", 3.0)
     results = run_check(eut, CheckOptions(games=1, timeout=3.0, players=(3, 4)), ["random-play"])
     broken = [r for r in results if "/3p/" in r.id]

@@ -12,7 +12,8 @@ import pytest
 
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
-from oracle.suites.registry import CheckOptions, load_suites, run_check
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
 from tests.test_fixtures_caught import FIXTURES
 
@@ -24,7 +25,6 @@ REPRESENTATIVE = ("vale_fixtures.superfluous_payment", "vale_fixtures.no_holding
 
 
 def _run(impl: str, suites: list[str], options: CheckOptions | None = None) -> list[CheckResult]:
-    load_suites()
     return run_check(EngineUnderTest.load(impl, CALL_SECONDS), options or CheckOptions(), suites)
 
 

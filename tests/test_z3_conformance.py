@@ -13,7 +13,8 @@ from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import SUITES, CheckOptions, load_suites
+from oracle.suites.all import BY_NAME
+from oracle.suites.registry import CheckOptions
 from oracle.suites.z3.conformance import ROWS, ConformOptions, case_by_id, row_named, run_conformance
 from tests.helpers import CALL_SECONDS
 
@@ -31,8 +32,7 @@ def _failures(results: list[CheckResult]) -> list[CheckResult]:
 
 
 def test_the_z3_suite_is_registered_and_the_reference_passes_it() -> None:
-    load_suites()
-    results = SUITES["z3"](EngineUnderTest.load(REFERENCE, CALL_SECONDS), CheckOptions())
+    results = BY_NAME["z3"](EngineUnderTest.load(REFERENCE, CALL_SECONDS), CheckOptions())
     assert _failures(results) == []
     assert {f"z3/{row.name}/{rule}" for row in ROWS for rule in row.rules} == {r.id for r in results}
     assert all(r.outcome is Outcome.PASS and r.suite == "z3" and r.details["cases_checked"] > 0 for r in results)
@@ -97,11 +97,10 @@ def test_an_engine_that_cannot_load_positions_is_unsupported() -> None:
 
 
 def test_the_suite_runs_only_the_rows_of_the_selected_rules() -> None:
-    load_suites()
     eut = EngineUnderTest.load("vale_fixtures.z3_limit5", CALL_SECONDS)
-    results = SUITES["z3"](eut, CheckOptions(rules=("LIMIT-1",)))
+    results = BY_NAME["z3"](eut, CheckOptions(rules=("LIMIT-1",)))
     assert {r.id.split("/")[1] for r in results} == {"holding-limit"}
-    assert SUITES["z3"](eut, CheckOptions(rules=("HUNT-1",))) == []
+    assert BY_NAME["z3"](eut, CheckOptions(rules=("HUNT-1",))) == []
 
 
 def test_a_budget_that_runs_out_is_incomplete_never_pass() -> None:
@@ -153,6 +152,6 @@ def test_the_rows_are_unsupported_for_an_engine_without_two_player_games() -> No
     from oracle.suites.registry import PlanContext
 
     handshake = parse_handshake({**ReferenceEngine().handshake(), "players": [3, 4]})
-    units = load_suites()["z3"].plan(PlanContext(REFERENCE, handshake, CheckOptions()))
+    units = BY_NAME["z3"].plan(PlanContext(REFERENCE, handshake, CheckOptions()))
     assert len(ROWS) == len(units)
     assert all("2-player positions" in unit.unsupported for unit in units)

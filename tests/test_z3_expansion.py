@@ -24,7 +24,8 @@ from oracle.reference.payment import StoneValues, legal_payments
 from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
-from oracle.suites.registry import SUITES, CheckOptions, load_suites
+from oracle.suites.all import BY_NAME
+from oracle.suites.registry import CheckOptions
 from oracle.suites.z3 import models, proofs
 from oracle.suites.z3 import models as m
 from oracle.suites.z3.conformance import ROWS, ConformOptions, case_by_id, check_case, row_named, run_conformance
@@ -233,9 +234,8 @@ def test_the_rows_are_unsupported_without_the_declared_features() -> None:
     ("tests.test_z3_expansion:incense_discount", "RUL-9", "incense-burner-price"),
 ])
 def test_the_z3_suite_catches_each_broken_engine_on_its_row(impl: str, rule: str, row: str, tmp_path: Path) -> None:
-    load_suites()
     eut = EngineUnderTest.load(impl, CALL_SECONDS)
-    results = SUITES["z3"](eut, CheckOptions(rules=(rule,), extra={"save_failures": str(tmp_path)}))
+    results = BY_NAME["z3"](eut, CheckOptions(rules=(rule,), save_failures=tmp_path))
     failures = [r for r in _failures(results) if r.details.get("case", "").startswith(f"{row}/")]
     assert failures, f"{impl} passed the {row} row"
     assert all(rule in r.rules for r in failures), [(r.id, r.rules) for r in failures]

@@ -8,29 +8,31 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING
 
 import typer
 
+import oracle.cli.fuzz_options as opt
 from oracle.cli.check import start_engine
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult
 from oracle.core.rules import rules
 from oracle.engines.connect import DEFAULT_IMPL
-from oracle.engines.harness import DEFAULT_START_TIMEOUT
+from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.reports.common import RunInfo, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
-from oracle.run.supervisor import Supervisor
-from oracle.suites.registry import CheckOptions
+from oracle.run.supervisor import RunStatus, Supervisor
+from oracle.suites.registry import AnyUnit, CheckOptions
 from vale_invariants.catalog import ALL_NAMES
 
 if TYPE_CHECKING:
-    from vale_invariants.fuzz import FuzzReport
+    from vale_invariants.fuzz import FuzzConfig, FuzzReport
     from vale_invariants.game import Stats
 
-DEFAULT_GAMES = 20
+DEFAULT_GAMES = opt.DEFAULT_GAMES
 _bad = bad_input
 
 
@@ -102,49 +104,47 @@ def _renamed(option: str, value: str | None, old_option: str, old_value: str | N
 
 
 def fuzz_command(
-    impl: Annotated[str, typer.Option(metavar="ENGINE",
-        help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
-    games: Annotated[int | None, typer.Option(metavar="N",
-        help=f"games per game mode the engine declares (default {DEFAULT_GAMES} unless --time is given)")] = None,
-    time_budget: Annotated[float | None, typer.Option("--time", metavar="SECONDS", help="seconds to fuzz for")] = None,
-    seed: Annotated[int, typer.Option(metavar="N", help="seed of the whole run (same seed, same games)")] = 0,
-    players: Annotated[str, typer.Option(metavar="COUNTS", help="player counts: 2-4, 3 or 2,4")] = "2-4",
-    save_failures: Annotated[Path | None, typer.Option(metavar="DIR",
-        help="write each shrunk failure as a scenario file into this directory")] = None,
-    check: Annotated[str | None, typer.Option(
-        "--check", metavar="WHAT",
-        help="what to check: both, invariants or lockstep (against the reference) [default: both]")] = None,
-    old_check: Annotated[str | None, typer.Option("--mode", hidden=True, help="deprecated: --check")] = None,
-    invariant: Annotated[list[str] | None, typer.Option(metavar="NAME",
-        help="check only these invariants (repeatable; default all)")] = None,
-    game_modes: Annotated[str | None, typer.Option(
-        "--game-modes", metavar="MODES",
-        help="game modes to play, as the engine declares them: base, expansion, artifacts (comma-separated) "
-             "[default: all three]")] = None,
-    old_game_modes: Annotated[str | None, typer.Option("--modes", hidden=True, help="deprecated: --game-modes")]
-    = None,
-    positions: Annotated[bool, typer.Option(metavar="",
-        help="also start games from random mid-game positions (needs the 'load' capability)")] = True,
-    shrink_time: Annotated[float, typer.Option(metavar="SECONDS",
-        help="seconds allowed to shrink each failure (0: do not shrink)")]
-    = 20.0,
-    max_failures: Annotated[int, typer.Option(metavar="N", help="stop after this many failures")] = 5,
-    set_aside: Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
-        help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
-             "re-synchronised from the engine's export, and the comparison goes on")] = None,
-    timeout: Annotated[float, typer.Option(metavar="SECONDS", help="seconds allowed for each engine call")] = 5.0,
-    start_timeout: Annotated[float, typer.Option(metavar="SECONDS",
-        help="seconds an engine may take to start: create and the handshake (more than 0)")] = DEFAULT_START_TIMEOUT,
-    report_json: Annotated[Path | None, typer.Option(metavar="FILE", help="write the JSON report here")] = None,
-    junit_xml: Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUnit XML report here")] = None,
-    markdown: Annotated[Path | None, typer.Option(metavar="FILE", help="write a Markdown summary here")] = None,
-    progress: Annotated[bool | None, typer.Option(metavar="",
-        help="show a progress line on stderr (default: when stderr is a terminal)")] = None,
+    impl: opt.Impl = DEFAULT_IMPL,
+    games: opt.Games = None,
+    time_budget: opt.TimeBudget = None,
+    seed: opt.Seed = 0,
+    players: opt.Players = "2-4",
+    save_failures: opt.SaveFailures = None,
+    check: opt.Check = None,
+    old_check: opt.OldCheck = None,
+    invariant: opt.Invariant = None,
+    game_modes: opt.GameModes = None,
+    old_game_modes: opt.OldGameModes = None,
+    positions: opt.Positions = True,
+    shrink_time: opt.ShrinkTime = 20.0,
+    max_failures: opt.MaxFailures = 5,
+    set_aside: opt.SetAside = None,
+    timeout: opt.Timeout = 5.0,
+    start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT,
+    report_json: opt.ReportJson = None,
+    junit_xml: opt.JunitXml = None,
+    markdown: opt.Markdown = None,
+    progress: opt.Progress = None,
 ) -> None:
     """Fuzz an engine: random games with invariants checked after every step, in lock-step with the reference."""
-    # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
-    from oracle.suites.invariants import fuzz_unit
-    from vale_invariants.fuzz import ALL_MODES, MODES, SUITE, FuzzConfig, FuzzReport
+    config = fuzz_config(
+        games=games, time_budget=time_budget, seed=seed, players=players, save_failures=save_failures,
+        check=check, old_check=old_check, game_modes=game_modes, old_game_modes=old_game_modes, invariant=invariant,
+        positions=positions, shrink_time=shrink_time, max_failures=max_failures,
+        set_aside=set_aside, timeout=timeout, start_timeout=start_timeout)
+    fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress)
+    fuzzed.print()
+    run = fuzzed.run_info(impl, config)
+    _write_reports(fuzzed.results, run, report_json, junit_xml, markdown)
+    raise typer.Exit(exit_code(fuzzed.results, run))
+
+
+def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, players: str, save_failures: Path | None,
+                check: str | None, old_check: str | None, game_modes: str | None, old_game_modes: str | None,
+                invariant: list[str] | None, positions: bool, shrink_time: float,
+                max_failures: int, set_aside: list[str] | None, timeout: float, start_timeout: float) -> FuzzConfig:
+    """The fuzz run the options ask for, or bad input (exit 2) naming the first option at fault."""
+    from vale_invariants.fuzz import ALL_MODES, MODES, FuzzConfig
 
     if games is not None and games < 1:
         raise _bad("--games must be 1 or more")
@@ -175,28 +175,74 @@ def fuzz_command(
     unknown_rules = [r for r in set_aside or () if r not in known_rules]
     if unknown_rules:
         raise _bad(f"--set-aside {unknown_rules[0]!r}: not a rule id of the catalogue (oracle/data/rules.toml)")
-    config = FuzzConfig(
+    return FuzzConfig(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
         shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
         save_failures=save_failures,
         positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
+
+
+@dataclass
+class _Fuzzed:
+    """What a fuzz run under the supervisor gave: the engine's handshake, the results, the run's status, the
+    fuzzer's report (when its worker sent it back), and when it started."""
+
+    handshake: Handshake
+    unit: AnyUnit
+    results: list[CheckResult]
+    status: RunStatus
+    report: object
+    started_at: datetime
+    started: float
+
+    def print(self) -> None:
+        from vale_invariants.fuzz import FuzzReport
+
+        if isinstance(self.report, FuzzReport):
+            _print(self.report)
+        else:
+            _print_lost(self.results, self.status.stopped)
+
+    def run_info(self, impl: str, config: FuzzConfig) -> RunInfo:
+        from vale_invariants.fuzz import SUITE
+
+        stopped, handshake = self.status.stopped, self.handshake
+        return RunInfo(
+            engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
+            suites=(SUITE,), started=self.started_at, duration=time.perf_counter() - self.started,
+            options={"games": config.games, "time": config.seconds, "seed": config.seed,
+                     "players": list(config.players), "mode": config.mode, "shrink_time": config.shrink_seconds,
+                     "positions": config.positions},
+            stopped=f"stopped by {stopped}" if stopped in ("SIGINT", "SIGTERM") else stopped,
+            signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",
+            not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (),
+        )
+
+
+def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
+    """Start the engine and run the fuzz unit in a worker, with a progress line when asked."""
+    # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
+    from oracle.suites.invariants import fuzz_unit
+    from vale_invariants.fuzz import FuzzReport
+
     budget = f"{config.games} games per mode" if config.games is not None else ""
     if config.seconds is not None:
         budget += (" or " if budget else "") + f"{config.seconds:g} s"
-    bar = _Progress(config.games, config.seconds, sys.stderr.isatty() if progress is None else progress)
-    supervisor = Supervisor(impl, timeout, CheckOptions(timeout=timeout, start_timeout=start_timeout,
-                                                        players=player_counts), progress=bar,
+    bar = _Progress(config.games, config.seconds, show_progress)
+    supervisor = Supervisor(impl, config.timeout, CheckOptions(timeout=config.timeout,
+                                                               start_timeout=config.start_timeout,
+                                                               players=config.players), progress=bar,
                             reap_descendants=True)
     try:
         handshake = start_engine(supervisor)
-        declared = [m for m in played_modes if m == "base" or getattr(handshake, m, False)]
+        declared = [m for m in config.modes if m == "base" or getattr(handshake, m, False)]
         if config.games is not None:
             bar.total_games = config.games * max(1, len(declared))
         typer.echo(f"oracle fuzz: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
-                   f"mode {mode}, {budget}, seed {seed}, players {','.join(map(str, player_counts))}, "
-                   f"games {','.join(played_modes)}")
+                   f"mode {config.mode}, {budget}, seed {config.seed}, players {','.join(map(str, config.players))}, "
+                   f"games {','.join(config.modes)}")
         started_at = datetime.now(UTC)
         started = time.perf_counter()
         unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce())
@@ -210,22 +256,7 @@ def fuzz_command(
     finally:
         bar.close()
         supervisor.close()
-    report = supervisor.attachments.get(0)
-    if isinstance(report, FuzzReport):
-        _print(report)
-    else:
-        _print_lost(results, status.stopped)
-    run = RunInfo(
-        engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
-        suites=(SUITE,), started=started_at, duration=time.perf_counter() - started,
-        options={"games": config.games, "time": config.seconds, "seed": config.seed, "players": list(config.players),
-                 "mode": config.mode, "shrink_time": config.shrink_seconds, "positions": config.positions},
-        stopped=f"stopped by {status.stopped}" if status.stopped in ("SIGINT", "SIGTERM") else status.stopped,
-        signal=status.stopped if status.stopped in ("SIGINT", "SIGTERM") else "",
-        not_run=tuple(c.id for c in unit.checks) if status.not_run else (),
-    )
-    _write_reports(results, run, report_json, junit_xml, markdown)
-    raise typer.Exit(exit_code(results, run))
+    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started)
 
 
 def _print_lost(results: list[CheckResult], stopped: str) -> None:

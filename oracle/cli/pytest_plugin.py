@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from oracle.core.results import CheckResult
     from oracle.run.expectations import ExpectedFailure
     from oracle.run.supervisor import Supervisor
-    from oracle.suites.registry import PlannedCheck, Unit
+    from oracle.suites.registry import AnyUnit, PlannedCheck
 
 PLUGIN_NAME = "vale-oracle-session"
 
@@ -67,16 +67,16 @@ class ValeSession:
     """The plan of one pytest run, its supervisor, and the results of the units run so far."""
 
     def __init__(self, config: pytest.Config, impl: str) -> None:
-        from oracle.cli.check import split_values
-        from oracle.suites.registry import SUITES, CheckOptions, load_suites
+        from oracle.run.request import split_values
+        from oracle.suites.all import BY_NAME
+        from oracle.suites.registry import CheckOptions
 
-        load_suites()
         self.config = config
         self.impl = impl
-        self.suites = list(split_values(config.getoption("vale_suite"))) or list(SUITES)
-        unknown = [s for s in self.suites if s not in SUITES]
+        self.suites = list(split_values(config.getoption("vale_suite"))) or list(BY_NAME)
+        unknown = [s for s in self.suites if s not in BY_NAME]
         if unknown:
-            raise pytest.UsageError(f"--vale-suite {unknown[0]!r}: known suites are {', '.join(SUITES)}")
+            raise pytest.UsageError(f"--vale-suite {unknown[0]!r}: known suites are {', '.join(BY_NAME)}")
         timeout = float(config.getoption("vale_timeout"))
         start_timeout = float(config.getoption("vale_start_timeout"))
         for option, value in (("--vale-timeout", timeout), ("--vale-start-timeout", start_timeout)):
@@ -86,7 +86,7 @@ class ValeSession:
                                     timeout=timeout, start_timeout=start_timeout)
         self.expectations_path: Path | None = config.getoption("vale_expectations")
         self.supervisor: Supervisor | None = None
-        self.units: list[Unit] = []
+        self.units: list[AnyUnit] = []
         self.expected: dict[str, ExpectedFailure] = {}
         self.results: dict[int, dict[str, CheckResult]] = {}
 
@@ -94,10 +94,10 @@ class ValeSession:
     def marker_lines() -> Iterator[str]:
         from oracle.core.cards import catalogue
         from oracle.core.rules import rules
-        from oracle.suites.registry import SUITES
+        from oracle.suites.all import BY_NAME
 
         yield "vale: a check of the Vale Oracle (oracle check)"
-        for suite in SUITES:
+        for suite in BY_NAME:
             yield f"{marker_name('suite', suite)}: a check of the oracle's {suite} suite"
         for rule_id in rules():
             yield f"{marker_name('rule', rule_id)}: a Vale Oracle check of rule {rule_id}"
@@ -110,7 +110,8 @@ class ValeSession:
         """Start the engine's first worker, plan the suites and load the expectations (a UsageError if any fails)."""
         from oracle.run.expectations import load_expectations
         from oracle.run.supervisor import EngineRefused, Supervisor
-        from oracle.suites.registry import SUITES, PlanContext, plan_suites
+        from oracle.suites.all import BY_NAME, plan_named
+        from oracle.suites.registry import PlanContext
 
         supervisor = Supervisor(self.impl, self.options.timeout, self.options)
         self.supervisor = supervisor
@@ -121,12 +122,12 @@ class ValeSession:
         except OSError as exc:
             raise pytest.UsageError(f"--vale-impl {self.impl}: {exc}") from None
         context = PlanContext(self.impl, handshake, self.options)
-        planned = plan_suites(context, self.suites)
-        self.units = [unit for name in self.suites for unit in planned.get(name, [])]
+        to_plan = self.suites if self.expectations_path is None else list(dict.fromkeys((*self.suites, *BY_NAME)))
+        plan = plan_named(context, to_plan)
+        planned = plan.narrowed(self.suites, self.options)
+        self.units = [unit for name in self.suites for unit in planned[name]]
         if self.expectations_path is not None:
-            known = {c.id for units in plan_suites(context, list(SUITES), filtered=False).values()
-                     for unit in units for c in unit.checks}
-            self.expected, problems = load_expectations(self.expectations_path, known)
+            self.expected, problems = load_expectations(self.expectations_path, plan.known())
             if problems:
                 raise pytest.UsageError(f"--vale-expectations {self.expectations_path}: {problems[0]}")
 
@@ -227,12 +228,6 @@ class ValeCheck(pytest.Item):
 
 def result_lines(result: CheckResult) -> list[str]:
     """A failed check as ``oracle check`` prints it: outcome, id and title, rules, expected/actual, reproduce."""
-    lines = [f"{result.outcome.value.upper():16} {result.id}: {result.title}"]
-    if result.rules:
-        lines.append(f"{'':17}rule {', '.join(result.rules)}" + (f", step {result.step}" if result.step else ""))
-    for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
-        if text:
-            lines.append(f"{'':17}{label}: {text}")
-    if result.reproduce:
-        lines.append(f"{'':17}reproduce: {result.reproduce}")
-    return lines
+    from oracle.cli.console import failure_lines
+
+    return [f"{result.outcome.value.upper():16} {result.id}: {result.title}", *failure_lines(result)]

@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from oracle.cli.console import failure_lines
 from oracle.core.exits import EXIT_FAILED, EXIT_OK, bad_input
 from oracle.core.faults import EngineFault, ImplError, describe_fault
 from oracle.core.results import CheckResult
@@ -153,12 +154,7 @@ def _print(results: list[CheckResult], seconds: float) -> None:
                    else f"{mark:16} {result.id}: {result.message}")
         if result.outcome.ok:
             continue
-        if result.rules:
-            typer.echo(f"{'':17}rule {', '.join(result.rules)}")
-        for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
-            if text:
-                typer.echo(f"{'':17}{label}: {text}")
-        if result.reproduce:
-            typer.echo(f"{'':17}reproduce: {result.reproduce}")
+        for line in failure_lines(result, with_step=False):
+            typer.echo(line)
     failed = [r for r in results if not r.outcome.ok]
     typer.echo(f"{verdict(results)}: {len(results)} checks, {len(failed)} not ok, in {seconds:.1f} s")

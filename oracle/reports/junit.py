@@ -23,6 +23,7 @@ from pathlib import Path
 from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import causes_headline, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, one_line, summary_line, verdict
+from oracle.reports.fields import FieldKind, ResultField, result_fields
 from oracle.reports.files import write_report_file
 from oracle.reports.sanitize import clean_result, clean_text
 
@@ -34,21 +35,15 @@ NOTHING_CHECKED_SUITE = "nothing-checked"
 
 
 def detail_text(result: CheckResult, cause: str = "") -> str:
-    lines = [f"outcome: {result.outcome.value}"]
-    if cause:
-        lines.append(f"cause: {cause}")
-    if result.rules:
-        lines.append(f"rule: {', '.join(result.rules)}")
-    if result.cards:
-        lines.append(f"card: {', '.join(card_name(c) for c in result.cards)}")
-    if result.step is not None:
-        lines.append(f"step: {result.step}")
-    for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
-        if text:
-            lines.append(f"{label}: {text}")
-    if result.reproduce:
-        lines.append(f"reproduce: {result.reproduce}")
+    """The text of a failing case: its outcome, its cause, then each of its fields as ``label: text`` (cards by
+    name)."""
+    lines = [f"outcome: {result.outcome.value}", *([f"cause: {cause}"] if cause else [])]
+    lines += [f"{f.label}: {_field_text(f)}" for f in result_fields(result)]
     return "\n".join(lines) + "\n"
+
+
+def _field_text(field: ResultField) -> str:
+    return ", ".join(card_name(c) for c in field.values) if field.kind is FieldKind.CARDS else field.text
 
 
 def _summary(result: CheckResult) -> str:

@@ -10,6 +10,7 @@ from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import Cause, causes_headline, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, rule_group, summary_line, totals, verdict
 from oracle.reports.coverage import Tally, card_coverage, rule_coverage
+from oracle.reports.fields import FieldKind, ResultField, result_fields
 from oracle.reports.files import append_report_file, write_report_file
 from oracle.reports.sanitize import clean_result, clean_text, md_code, md_fence, md_text
 
@@ -37,19 +38,21 @@ def _grouped(results: Iterable[CheckResult], keys: Callable[[CheckResult], list[
     return out
 
 
+FIELD_LINES: dict[FieldKind, Callable[[ResultField], list[str]]] = {
+    FieldKind.RULES: lambda f: [f"* {f.label}: {', '.join(md_text(r) for r in f.values)}"],
+    FieldKind.CARDS: lambda f: [f"* {f.label}: {', '.join(md_text(card_name(c)) for c in f.values)}"],
+    FieldKind.STEP: lambda f: [f"* {f.label}: {f.text}"],
+    FieldKind.EXPECTED: lambda f: [f"* {f.label}: {md_code(f.text)}"],
+    FieldKind.ACTUAL: lambda f: [f"* {f.label}: {md_code(f.text)}"],
+    FieldKind.DETAIL: lambda f: [f"* {f.label}: {md_code(f.text)}"],
+    FieldKind.REPRODUCE: lambda f: ["", *md_fence(f.text, "sh")],
+}
+"""How the Markdown report lists each field of a failing result."""
+
+
 def _failure(result: CheckResult) -> list[str]:
     lines = [f"#### {result.outcome.value}: {md_code(result.id)}", "", md_text(result.title), ""]
-    if result.rules:
-        lines.append(f"* rule: {', '.join(md_text(r) for r in result.rules)}")
-    if result.cards:
-        lines.append(f"* card: {', '.join(md_text(card_name(c)) for c in result.cards)}")
-    if result.step is not None:
-        lines.append(f"* step: {result.step}")
-    for label, text in (("expected", result.expected), ("actual", result.actual), ("detail", result.message)):
-        if text:
-            lines.append(f"* {label}: {md_code(text)}")
-    if result.reproduce:
-        lines += ["", *md_fence(result.reproduce, "sh")]
+    lines += [line for f in result_fields(result) for line in FIELD_LINES[f.kind](f)]
     return [*lines, ""]
 
 

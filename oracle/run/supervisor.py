@@ -27,7 +27,7 @@ from oracle.engines.harness import START_METHODS, Handshake
 from oracle.run import activity
 from oracle.run.reaper import Reaper
 from oracle.run.signals import Stopped, StopSignals
-from oracle.suites.registry import CheckOptions, Unit, lost_results, skipped_results
+from oracle.suites.registry import AnyUnit, CheckOptions, lost_results, skipped_results
 
 # Results of one unit, by its index in the list given to run(); the sink returns False to stop the run.
 Sink = Callable[[int, list[CheckResult]], bool]
@@ -83,7 +83,7 @@ class _Worker:
         self.outbox = Connection(to_worker_w, readable=False)
         self.inbox = Connection(from_worker_r, writable=False)
         self.activity = activity.ActivityReader(activity_path)
-        self.unit: tuple[int, Unit] | None = None
+        self.unit: tuple[int, AnyUnit] | None = None
         self.started = 0.0
         self.last_sign = 0.0
         self.last_calls = 0
@@ -113,7 +113,7 @@ class _Worker:
         handshake: Handshake = message[1]
         return handshake
 
-    def assign(self, index: int, unit: Unit) -> None:
+    def assign(self, index: int, unit: AnyUnit) -> None:
         self.unit = (index, unit)
         self.started = self.last_sign = time.monotonic()
         self.last_calls = self.activity.calls
@@ -237,7 +237,7 @@ class Supervisor:
 
     # ------------------------------------------------------------------ the run
 
-    def run(self, units: list[Unit], sink: Sink, time_budget: float | None = None) -> RunStatus:
+    def run(self, units: list[AnyUnit], sink: Sink, time_budget: float | None = None) -> RunStatus:
         status = RunStatus()
         queue = deque(range(len(units)))
         deadline = time.monotonic() + time_budget if time_budget is not None else None
@@ -293,7 +293,7 @@ class Supervisor:
             status.not_run.sort()
         return status
 
-    def _collect(self, units: list[Unit], sink: Sink) -> bool:
+    def _collect(self, units: list[AnyUnit], sink: Sink) -> bool:
         """Wait briefly for messages; settle finished, dead and overdue units. False when the sink says stop."""
         ready = wait([w.inbox for w in self._busy], timeout=POLL)
         now = time.monotonic()
@@ -341,7 +341,7 @@ class Supervisor:
                 self._retire(worker)
         return keep_going
 
-    def _lost(self, worker: _Worker, unit: Unit, outcome: Outcome, what: str) -> list[CheckResult]:
+    def _lost(self, worker: _Worker, unit: AnyUnit, outcome: Outcome, what: str) -> list[CheckResult]:
         method = worker.activity.method
         during = f" during {method}()" if method else ""
         if outcome is Outcome.TIMEOUT:

@@ -27,7 +27,8 @@ from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import on_engine_call
 from oracle.run.activity import ActivityWriter
-from oracle.suites.registry import CheckOptions, RunContext, Unit, load_suites, lost_results, run_unit
+from oracle.suites.all import suite_named
+from oracle.suites.registry import AnyUnit, CheckOptions, RunContext, lost_results, run_unit
 
 _PR_SET_PDEATHSIG = 1
 
@@ -45,7 +46,7 @@ def _send(out: Connection, message: tuple[Any, ...]) -> None:
     out.send(message)
 
 
-def _send_results(out: Connection, index: int, unit: Unit, results: list[CheckResult], attachment: object) -> None:
+def _send_results(out: Connection, index: int, unit: AnyUnit, results: list[CheckResult], attachment: object) -> None:
     """Send a unit's results; results that cannot be pickled become errors rather than a lost unit."""
     try:
         out.send(("done", index, results, attachment))
@@ -73,7 +74,6 @@ def serve(inbox: Connection, out: Connection) -> None:
     except BaseException as exc:
         _send(out, ("refused", f"--impl {impl}: loading the engine raised {type(exc).__name__}: {exc}"))
         return
-    load_suites()
     _send(out, ("ready", handshake))
     while True:
         try:
@@ -89,7 +89,7 @@ def serve(inbox: Connection, out: Connection) -> None:
 
         context = RunContext(eut, options, heartbeat=beat)
         try:
-            results = run_unit(unit, context)
+            results = run_unit(suite_named(unit.suite), unit, context)
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise

@@ -27,10 +27,10 @@ from oracle.suites.registry import (
     PlanContext,
     PlannedCheck,
     RunContext,
+    SuiteSpec,
     Unit,
     fault_result,
     players_unsupported,
-    register,
 )
 
 
@@ -84,7 +84,15 @@ def where_stalled(subject: Subject, pending: JSON | None) -> str:
 # ---------------------------------------------------------------------------------------------- setup
 
 
-def _plan_setup(context: PlanContext) -> list[Unit]:
+@dataclass(frozen=True)
+class SetupGame:
+    """The set-up a ``setup`` unit checks: a game of ``players`` with player ``first`` to start."""
+
+    players: int
+    first: int
+
+
+def _plan_setup(context: PlanContext) -> list[Unit[SetupGame]]:
     handshake, options = context.handshake, context.options
     units = []
     for players in options.players:
@@ -95,21 +103,20 @@ def _plan_setup(context: PlanContext) -> list[Unit]:
             reason = players_unsupported(handshake, players)
             if not reason and not handshake.can("export"):
                 reason = "the engine does not declare 'export'"
-            units.append(Unit("setup", key, (check,), payload=(players, first), unsupported=reason,
+            units.append(Unit("setup", key, (check,), payload=SetupGame(players, first), unsupported=reason,
                               deadline=8 * options.timeout + 10 + options.start_timeout,
                               reproduce=f"oracle check --impl {shlex.quote(context.impl)} --select setup/{key}"))
     return units
 
 
-def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
+def _run_setup(unit: Unit[SetupGame], context: RunContext) -> list[CheckResult]:
     """SETUP-1..3: after ``new_game`` the engine's snapshot equals the reference's (scores 1..n from the first
     player, empty hands and areas, no stones, round 1, the deck order as given, the first hunting decision)."""
     from oracle.reference import ReferenceEngine
 
-    players, first = unit.payload
     check = unit.checks[0]
     started = time.perf_counter()
-    setup = new_setup(players, context.options.seed + first, first_player=first)
+    setup = new_setup(unit.payload.players, context.options.seed + unit.payload.first, first_player=unit.payload.first)
     try:
         subject = context.eut.fresh()
         declared = dict(subject.handshake.variants)
@@ -141,8 +148,8 @@ def _run_setup(unit: Unit, context: RunContext) -> list[CheckResult]:
 
 def _plan_games(suite: str, title: str, rules: Callable[[Handshake], tuple[str, ...]],
                 games: Callable[[CheckOptions], int], seed_offset: int, needs: tuple[str, ...]) \
-        -> Callable[[PlanContext], list[Unit]]:
-    def plan(context: PlanContext) -> list[Unit]:
+        -> Callable[[PlanContext], list[Unit[GamePlan]]]:
+    def plan(context: PlanContext) -> list[Unit[GamePlan]]:
         handshake, options = context.handshake, context.options
         units = []
         for game in game_plans(handshake, options, games(options), seed_offset):
@@ -162,7 +169,7 @@ def _plan_games(suite: str, title: str, rules: Callable[[Handshake], tuple[str, 
 class _Game:
     """One unit's seeded game of random legal play, bounded, with the loop both game suites share."""
 
-    def __init__(self, suite: str, unit: Unit, context: RunContext) -> None:
+    def __init__(self, suite: str, unit: Unit[GamePlan], context: RunContext) -> None:
         self.suite, self.unit, self.context = suite, unit, context
         self.check = unit.checks[0]
         self.started = time.perf_counter()
@@ -175,7 +182,7 @@ class _Game:
 
     def trace(self, note: str, rules: tuple[str, ...]) -> JSON:
         """The game so far as a scenario for the result's details (saved or embedded)."""
-        game: GamePlan = self.unit.payload
+        game = self.unit.payload
         doc = random_game_scenario(self.suite, game.label, rules, self.unit.reproduce, game.setup(), self.played,
                                    note)
         return scenario_details(doc, _save_dir(self.context))
@@ -183,7 +190,7 @@ class _Game:
     def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
         """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
         a legal action refused is wrongly rejected; no end after MAX_STEPS decisions fails END-1."""
-        game: GamePlan = self.unit.payload
+        game = self.unit.payload
         try:
             subject = self.context.eut.fresh()
             subject.new_game(game.setup())
@@ -234,7 +241,7 @@ def random_play_rules(handshake: Handshake) -> tuple[str, ...]:
 NO_DECISION = "the game ended before its first decision: nothing was played, so nothing was checked"
 
 
-def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
+def _run_random_play(unit: Unit[GamePlan], context: RunContext) -> list[CheckResult]:
     """Whole games of random legal play: every listed action accepted, and the game ends (END-1); a game that ends
     before its first decision checked nothing and is incomplete."""
     game = _Game("random-play", unit, context)
@@ -249,7 +256,7 @@ def _run_random_play(unit: Unit, context: RunContext) -> list[CheckResult]:
 # ---------------------------------------------------------------------------------------------- round trip
 
 
-def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
+def _run_roundtrip(unit: Unit[GamePlan], context: RunContext) -> list[CheckResult]:
     """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again (PROTO-1)."""
     game = _Game("roundtrip", unit, context)
 
@@ -261,8 +268,7 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
         if again == snapshot:
             return None
         where = first_difference(snapshot, again) or "the snapshot"
-        plan: GamePlan = unit.payload
-        doc = roundtrip_scenario(plan.label, unit.reproduce, canonical(snapshot), where)
+        doc = roundtrip_scenario(unit.payload.label, unit.reproduce, canonical(snapshot), where)
         cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where))
         return game.result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
                            actual=f"first difference at {where}",
@@ -282,7 +288,7 @@ def _run_roundtrip(unit: Unit, context: RunContext) -> list[CheckResult]:
 
 
 def _save_dir(context: RunContext) -> str | None:
-    save = context.options.extra.get("save_failures")
+    save = context.options.save_failures
     return str(save) if save else None
 
 
@@ -306,9 +312,11 @@ def canonical(snapshot: JSON) -> JSON:
     return {k: v for k, v in snapshot.items() if k != "private"}
 
 
-register("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
-register("random-play", _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ()),
-         _run_random_play, "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3)")
-register("roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", lambda _: ("PROTO-1",),
-                                  lambda o: o.roundtrip_games, 100, ("export", "load")),
-         _run_roundtrip, "load(export(s)) at every step (PROTO-1)")
+SETUP = SuiteSpec("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
+RANDOM_PLAY = SuiteSpec(
+    "random-play", _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ()),
+    _run_random_play, "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3)")
+ROUNDTRIP = SuiteSpec(
+    "roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", lambda _: ("PROTO-1",),
+                             lambda o: o.roundtrip_games, 100, ("export", "load")),
+    _run_roundtrip, "load(export(s)) at every step (PROTO-1)")

@@ -1,49 +1,49 @@
 """The ``invariants`` suite of ``oracle check``: one small, seeded fuzzing run in both modes (invariants and
 lock-step with the reference), a few seconds at most on a conforming engine, as one unit of work.
 
-Options read from :class:`~oracle.suites.registry.CheckOptions`: ``seed``, ``players``, ``timeout``, and in ``extra``:
+Options read from :class:`~oracle.suites.registry.CheckOptions`: ``seed``, ``players``, ``timeout``,
+``save_failures`` (each shrunk failure is written there as a scenario file, under ``invariants/``), and its
+:class:`~oracle.suites.registry.FuzzOptions`:
 
-* ``fuzz_games`` (default 2): games per game mode the engine declares;
-* ``fuzz_seconds`` (default 60): the time budget; checks cut short by it are ``incomplete``;
-* ``fuzz_mode`` (``both``, ``invariants`` or ``lockstep``; default ``both``);
-* ``save_failures`` (a directory): each shrunk failure is written there as a scenario file, under ``invariants/``.
+* ``games`` (default 2): games per game mode the engine declares;
+* ``seconds`` (default 60): the time budget; checks cut short by it are ``incomplete``;
+* ``mode`` (``both``, ``invariants`` or ``lockstep``; default ``both``);
+* ``shrink_seconds`` (default 3): the budget of shrinking each failure.
 
 ``oracle fuzz`` runs the same unit with a configuration of its own (:func:`fuzz_unit`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from oracle.core.results import CheckResult
-from oracle.suites.registry import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, register
+from oracle.suites.registry import CheckOptions, FuzzOptions, PlanContext, PlannedCheck, RunContext, SuiteSpec, Unit
 from vale_invariants.catalog import describe
 from vale_invariants.fuzz import SUITE, FuzzConfig, result_ids, run_fuzz
 
-DEFAULT_GAMES = 2
-DEFAULT_SECONDS = 60.0
-DEFAULT_SHRINK_SECONDS = 3.0
+DEFAULT_GAMES = FuzzOptions.games
+DEFAULT_SECONDS = FuzzOptions.seconds
+DEFAULT_SHRINK_SECONDS = FuzzOptions.shrink_seconds
 # Seconds the supervisor allows past the fuzz budget and the shrinking (engine start-up, saving scenarios).
 GRACE = 60.0
 
 
 def fuzz_config(options: CheckOptions) -> FuzzConfig:
-    extra = options.extra
-    save = extra.get("save_failures")
+    """The fuzz run the options ask for."""
+    fuzz = options.fuzz
     return FuzzConfig(
-        games=int(str(extra.get("fuzz_games", DEFAULT_GAMES))),
-        seconds=float(str(extra.get("fuzz_seconds", DEFAULT_SECONDS))),
+        games=fuzz.games,
+        seconds=fuzz.seconds,
         seed=options.seed,
         players=options.players,
-        mode=str(extra.get("fuzz_mode", "both")),
-        shrink_seconds=float(str(extra.get("fuzz_shrink_seconds", DEFAULT_SHRINK_SECONDS))),
+        mode=fuzz.mode,
+        shrink_seconds=fuzz.shrink_seconds,
         timeout=options.timeout,
         start_timeout=options.start_timeout,
-        save_failures=Path(str(save)) / "invariants" if save else None,
+        save_failures=options.save_failures / "invariants" if options.save_failures is not None else None,
     )
 
 
-def fuzz_unit(config: FuzzConfig, reproduce: str = "") -> Unit:
+def fuzz_unit(config: FuzzConfig, reproduce: str = "") -> Unit[FuzzConfig]:
     """The unit of one fuzz run; its deadline follows the run's budget (none when it only counts games)."""
     checks = tuple(PlannedCheck(cid, describe(cid.partition("/")[2]).text, describe(cid.partition("/")[2]).rules)
                    for cid in result_ids(config))
@@ -53,16 +53,16 @@ def fuzz_unit(config: FuzzConfig, reproduce: str = "") -> Unit:
                 silence=max(60.0, config.shrink_seconds + 30.0, 4 * config.timeout), reproduce=reproduce)
 
 
-def _plan(context: PlanContext) -> list[Unit]:
+def _plan(context: PlanContext) -> list[Unit[FuzzConfig]]:
     return [fuzz_unit(fuzz_config(context.options))]
 
 
-def _run(unit: Unit, context: RunContext) -> list[CheckResult]:
+def _run(unit: Unit[FuzzConfig], context: RunContext) -> list[CheckResult]:
     """Fuzzed games: every invariant after every step, and lock-step agreement with the reference."""
-    config: FuzzConfig = unit.payload
-    report = run_fuzz(context.eut.factory, context.eut.impl, config, progress=context.heartbeat)
+    report = run_fuzz(context.eut.factory, context.eut.impl, unit.payload, progress=context.heartbeat)
     context.attachment = report
     return report.results()
 
 
-register(SUITE, _plan, _run, "Hypothesis-driven play: invariants and lock-step comparison with the reference")
+INVARIANTS = SuiteSpec(SUITE, _plan, _run,
+                       "Hypothesis-driven play: invariants and lock-step comparison with the reference")

@@ -11,19 +11,47 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import importlib
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.scenarios.runner import DEFAULT_SCENARIO_TIMEOUT
 
 DEFAULT_UNIT_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class ScenarioOptions:
+    """What the ``scenarios`` suite reads: the directory asked for (None: the bundled suite), seconds per scenario."""
+
+    directory: Path | None = None
+    timeout: float = DEFAULT_SCENARIO_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Z3Options:
+    """What the ``z3`` suite reads: the whole domain or a sample, each row's budget, the sample's scale."""
+
+    full: bool = False
+    budget: float = 20.0
+    sample_scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class FuzzOptions:
+    """What the ``invariants`` suite reads: games per game mode, the time budget, the mode, the shrinking's budget."""
+
+    games: int = 2
+    seconds: float = 60.0
+    mode: str = "both"
+    shrink_seconds: float = 3.0
 
 
 @dataclass(frozen=True)
@@ -40,7 +68,11 @@ class CheckOptions:
     cards: tuple[str, ...] = ()
     unit_timeout: float = DEFAULT_UNIT_TIMEOUT
     """Wall-clock seconds the supervisor allows one unit with no budget of its own (a whole game)."""
-    extra: dict[str, Any] = field(default_factory=dict)
+    scenarios: ScenarioOptions = ScenarioOptions()
+    z3: Z3Options = Z3Options()
+    fuzz: FuzzOptions = FuzzOptions()
+    save_failures: Path | None = None
+    """``--save-failures``: where the z3 and invariants suites (and the games) write their counterexamples."""
     variants: tuple[tuple[str, str], ...] = ()
     """``--variant``: the rule variants the reference under check declares and plays (its ``--impl`` is then
     ``oracle.reference.declared:RULE=VALUE,...``)."""
@@ -56,20 +88,24 @@ class PlannedCheck:
     cards: tuple[str, ...] = ()
 
 
+P = TypeVar("P")
+
+
 @dataclass(frozen=True)
-class Unit:
+class Unit(Generic[P]):
     """One piece of work a worker runs on its own, producing exactly the results of ``checks``.
 
     ``deadline`` is the wall-clock limit the supervisor keeps from outside; ``silence`` (for long units that
     report progress) the longest it waits between two signs of progress. A unit with ``not_applicable`` or
     ``unsupported`` set is not run: each of its checks is not-applicable (it pins another reading of a rule
     variant than the engine declares) or unsupported (the engine lacks what it needs) for that reason.
+    ``payload`` is the suite's own description of the work (each suite has a frozen dataclass of its own).
     """
 
     suite: str
     key: str
     checks: tuple[PlannedCheck, ...]
-    payload: Any = None
+    payload: P
     deadline: float = DEFAULT_UNIT_TIMEOUT
     silence: float | None = None
     unsupported: str = ""
@@ -95,6 +131,10 @@ class Unit:
         return tuple(c for c in self.checks if c.id in self.selected)
 
 
+AnyUnit = Unit[Any]
+"""A unit of any suite, as the supervisor and the workers pass it around."""
+
+
 @dataclass(frozen=True)
 class PlanContext:
     """What a suite plans from: the engine's handshake and the run's options (no engine calls)."""
@@ -117,41 +157,21 @@ class RunContext:
     attachment: object = None
 
 
-Planner = Callable[[PlanContext], list[Unit]]
-Runner = Callable[[Unit, RunContext], list[CheckResult]]
-
-
 @dataclass(frozen=True)
-class SuiteSpec:
-    """A registered suite. Calling it runs the whole suite inline (no worker) and returns its results."""
+class SuiteSpec(Generic[P]):
+    """A suite: its name, its two halves and a one-line summary. Calling it runs the whole suite inline (no worker)
+    and returns its results. :mod:`oracle.suites.all` lists every suite, in the order they run."""
 
     name: str
-    plan: Planner
-    run: Runner
+    plan: Callable[[PlanContext], list[Unit[P]]]
+    run: Callable[[Unit[P], RunContext], list[CheckResult]]
     summary: str
 
     def __call__(self, eut: EngineUnderTest, options: CheckOptions) -> list[CheckResult]:
-        return run_check(eut, options, [self.name])
+        return run_suites(eut, options, [self])
 
 
-SUITES: dict[str, SuiteSpec] = {}
-SUITE_MODULES = ("oracle.suites.games", "oracle.suites.scenarios", "oracle.suites.z3.suite", "oracle.suites.invariants")
-
-
-def register(name: str, plan: Planner, run: Runner, summary: str) -> SuiteSpec:
-    spec = SuiteSpec(name, plan, run, summary)
-    SUITES[name] = spec
-    return spec
-
-
-def load_suites() -> dict[str, SuiteSpec]:
-    """Import the modules that register the suites (in the order they run)."""
-    for module in SUITE_MODULES:
-        importlib.import_module(module)
-    return {name: SUITES[name] for name in _ORDER if name in SUITES} | SUITES
-
-
-_ORDER = ("setup", "random-play", "roundtrip", "scenarios", "z3", "invariants")
+AnySuite = SuiteSpec[Any]
 
 
 # ---------------------------------------------------------------------------------------------- results
@@ -165,7 +185,7 @@ def fault_result(suite_name: str, check_id: str, title: str, fault: EngineFault,
                        **kw)
 
 
-def skipped_results(unit: Unit) -> list[CheckResult]:
+def skipped_results(unit: AnyUnit) -> list[CheckResult]:
     """The results of a unit that is not run: not-applicable before unsupported, each with the unit's reason."""
     outcome, reason = ((Outcome.NOT_APPLICABLE, unit.not_applicable) if unit.not_applicable
                        else (Outcome.UNSUPPORTED, unit.unsupported))
@@ -173,13 +193,13 @@ def skipped_results(unit: Unit) -> list[CheckResult]:
             for c in unit.wanted]
 
 
-def lost_results(unit: Unit, outcome: Outcome, message: str, details: JSON | None = None) -> list[CheckResult]:
+def lost_results(unit: AnyUnit, outcome: Outcome, message: str, details: JSON | None = None) -> list[CheckResult]:
     """Every check of a unit that ended without results (its worker died, hung or was stopped)."""
     return [CheckResult(unit.suite, c.id, c.title, outcome, rules=c.rules, cards=c.cards, message=message,
                         reproduce=unit.reproduce, details=dict(details or {})) for c in unit.wanted]
 
 
-def align(unit: Unit, results: Iterable[CheckResult]) -> list[CheckResult]:
+def align(unit: AnyUnit, results: Iterable[CheckResult]) -> list[CheckResult]:
     """The unit's results in the order of its wanted checks; a wanted check with no result is an error.
 
     Results of checks the filters left out are dropped; a result the plan did not name is kept after the
@@ -228,7 +248,7 @@ def matches(check: PlannedCheck, selects: tuple[str, ...], rules: tuple[str, ...
     )
 
 
-def narrowed(unit: Unit, options: CheckOptions) -> Unit | None:
+def narrowed(unit: Unit[P], options: CheckOptions) -> Unit[P] | None:
     """The unit with only the checks the filters select, or None when none is."""
     kept = frozenset(c.id for c in unit.checks if matches(c, options.select, options.rules, options.cards))
     if not kept:
@@ -236,37 +256,44 @@ def narrowed(unit: Unit, options: CheckOptions) -> Unit | None:
     return unit if len(kept) == len(unit.checks) else dataclasses.replace(unit, selected=kept)
 
 
-def plan_suites(context: PlanContext, names: Iterable[str], filtered: bool = True) -> dict[str, list[Unit]]:
-    """The units of each named suite, narrowed to the checks the options select."""
-    planned: dict[str, list[Unit]] = {}
-    for name in names:
-        units = SUITES[name].plan(context)
-        if filtered:
-            units = [u for u in (narrowed(unit, context.options) for unit in units) if u is not None]
-        planned[name] = units
-    return planned
+@dataclass(frozen=True)
+class Plan:
+    """The units each suite planned, made once (unfiltered): what the run's filters keep, and every check id."""
+
+    units: Mapping[str, tuple[AnyUnit, ...]]
+
+    def known(self) -> frozenset[str]:
+        """Every check id the planned suites can report, whatever the filters (for the expectations)."""
+        return frozenset(c.id for units in self.units.values() for unit in units for c in unit.checks)
+
+    def narrowed(self, names: Iterable[str], options: CheckOptions) -> dict[str, list[AnyUnit]]:
+        """The units of each named suite, narrowed to the checks the options select."""
+        return {name: [u for u in (narrowed(unit, options) for unit in self.units[name]) if u is not None]
+                for name in names}
 
 
-def run_unit(unit: Unit, context: RunContext) -> list[CheckResult]:
-    """Run one unit and return exactly its planned checks' results (skipped units are not run)."""
+def plan(context: PlanContext, suites: Iterable[AnySuite]) -> Plan:
+    """Plan each suite once, unfiltered."""
+    return Plan({suite.name: tuple(suite.plan(context)) for suite in suites})
+
+
+def run_unit(suite: AnySuite, unit: AnyUnit, context: RunContext) -> list[CheckResult]:
+    """Run one unit of ``suite`` and return exactly its planned checks' results (skipped units are not run)."""
     if unit.skipped:
         return skipped_results(unit)
     started = time.perf_counter()
     try:
-        results = SUITES[unit.suite].run(unit, context)
+        results = suite.run(unit, context)
     except EngineFault as fault:
         results = [fault_result(unit.suite, c.id, c.title, fault, duration=time.perf_counter() - started)
                    for c in unit.checks]
     return align(unit, results)
 
 
-def run_check(eut: EngineUnderTest, options: CheckOptions, suites: list[str]) -> list[CheckResult]:
-    """Plan and run the named suites inline, in this process (no supervisor): for the library and tests."""
-    load_suites()
+def run_suites(eut: EngineUnderTest, options: CheckOptions, suites: Sequence[AnySuite]) -> list[CheckResult]:
+    """Plan and run the suites inline, in this process (no supervisor): for the library and tests."""
     handshake = eut.fresh().handshake
     context = PlanContext(eut.impl, handshake, options)
-    results: list[CheckResult] = []
-    for units in plan_suites(context, suites).values():
-        for unit in units:
-            results.extend(run_unit(unit, RunContext(eut, options)))
-    return results
+    planned = plan(context, suites).narrowed([s.name for s in suites], options)
+    return [result for suite in suites for unit in planned[suite.name]
+            for result in run_unit(suite, unit, RunContext(eut, options))]

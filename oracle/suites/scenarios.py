@@ -1,46 +1,56 @@
 """The ``scenarios`` suite: every scenario file under the bundled suite (or ``--scenarios DIR``), one unit each,
 run by :mod:`oracle.scenarios.runner`.
 
-Options read from :class:`~oracle.suites.registry.CheckOptions` ``extra``: ``scenarios_dir`` (a directory; default
-:func:`~oracle.scenarios.loader.default_dir`) and ``scenario_timeout`` (seconds of wall clock per scenario,
-default 10). Invalid files are refused before the run (``oracle check`` exits 2 naming file and line).
+Options read from :class:`~oracle.suites.registry.ScenarioOptions`: ``directory`` (default
+:func:`~oracle.scenarios.loader.default_dir`) and ``timeout`` (seconds of wall clock per scenario, default 10).
+Invalid files are refused before the run (``oracle check`` exits 2 naming file and line).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from oracle.core.results import CheckResult
 from oracle.scenarios.loader import default_dir, load_dir
+from oracle.scenarios.model import Scenario
 from oracle.scenarios.runner import (
-    DEFAULT_SCENARIO_TIMEOUT,
     SUITE,
     not_applicable_reason,
     reproduce_command,
     run_scenario,
     unsupported_reason,
 )
-from oracle.suites.registry import CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, register
+from oracle.suites.registry import CheckOptions, PlanContext, PlannedCheck, RunContext, SuiteSpec, Unit
 
 # Seconds the supervisor allows a scenario past its own budget (engine start-up, the result's trip back).
 GRACE = 10.0
 
 
+@dataclass(frozen=True)
+class ScenarioRun:
+    """A ``scenarios`` unit's work: the scenario, its budget in seconds, and the directory its reproduction names."""
+
+    scenario: Scenario
+    budget: float
+    shown_dir: str | None
+
+
 def scenarios_dir(options: CheckOptions) -> tuple[Path, bool]:
     """The directory to run, and whether it was asked for explicitly."""
-    given = options.extra.get("scenarios_dir")
-    return (Path(given), True) if given else (default_dir(), False)
+    given = options.scenarios.directory
+    return (given, True) if given is not None else (default_dir(), False)
 
 
-def _plan(context: PlanContext) -> list[Unit]:
+def _plan(context: PlanContext) -> list[Unit[ScenarioRun]]:
     directory, explicit = scenarios_dir(context.options)
     if not directory.is_dir():
         return []
-    budget = float(context.options.extra.get("scenario_timeout", DEFAULT_SCENARIO_TIMEOUT))
+    budget = context.options.scenarios.timeout
     shown_dir = str(directory) if explicit else None
     return [
         Unit(SUITE, scenario.id, (PlannedCheck(scenario.id, scenario.title, scenario.rules, scenario.cards),),
-             payload=(scenario, budget, shown_dir), deadline=budget + GRACE + context.options.start_timeout,
+             payload=ScenarioRun(scenario, budget, shown_dir), deadline=budget + GRACE + context.options.start_timeout,
              not_applicable=not_applicable_reason(scenario, context.handshake),
              unsupported=unsupported_reason(scenario, context.handshake),
              reproduce=reproduce_command(context.impl, scenario.id, shown_dir))
@@ -48,9 +58,9 @@ def _plan(context: PlanContext) -> list[Unit]:
     ]
 
 
-def _run(unit: Unit, context: RunContext) -> list[CheckResult]:
-    scenario, budget, shown_dir = unit.payload
-    return [run_scenario(context.eut, scenario, budget, shown_dir)]
+def _run(unit: Unit[ScenarioRun], context: RunContext) -> list[CheckResult]:
+    run = unit.payload
+    return [run_scenario(context.eut, run.scenario, run.budget, run.shown_dir)]
 
 
-register(SUITE, _plan, _run, "every scenario file: positions, scripted actions, expected outcomes")
+SCENARIOS = SuiteSpec(SUITE, _plan, _run, "every scenario file: positions, scripted actions, expected outcomes")

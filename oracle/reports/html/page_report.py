@@ -9,6 +9,7 @@ from collections.abc import Callable
 from oracle.core.cards import catalogue
 from oracle.core.results import Outcome
 from oracle.reports.common import one_line
+from oracle.reports.fields import FieldKind, ResultField, result_fields
 from oracle.reports.html.load import Coverage, Report, Result
 from oracle.reports.html.markup import (
     anchor_id,
@@ -169,18 +170,25 @@ def _field(label: str, value: str) -> str:
     return f"<dt>{esc(label)}</dt><dd>{value}</dd>" if value else ""
 
 
+FIELD_HTML: dict[FieldKind, tuple[str, Callable[[ResultField], str]]] = {
+    FieldKind.RULES: ("rules", lambda f: ", ".join(f'<a href="{href("", "rule", r)}">{esc(r)}</a>' for r in f.values)),
+    FieldKind.CARDS: ("cards", lambda f: ", ".join(f'<a href="{href("", "card", c)}">{esc(card_name(c))}</a>'
+                                                   for c in f.values)),
+    FieldKind.STEP: ("step", lambda f: f.text),
+    FieldKind.EXPECTED: ("expected", lambda f: f"<code>{esc(f.text)}</code>"),
+    FieldKind.ACTUAL: ("actual", lambda f: f"<code>{esc(f.text)}</code>"),
+    FieldKind.DETAIL: ("detail", lambda f: esc(f.text)),
+}
+"""The label and the markup of each field a failure's list shows (its reproduce command comes after the scenario)."""
+
+
 def failure_article(report: Report, result: Result) -> str:
-    rules = ", ".join(f'<a href="{href("", "rule", r)}">{esc(r)}</a>' for r in result.rules)
-    cards = ", ".join(f'<a href="{href("", "card", c)}">{esc(card_name(c))}</a>' for c in result.cards)
     where = f"{result.file}:{result.line}" if result.file and result.line else result.file or ""
     notes = "".join(f"<li>{esc(n)}</li>" for n in result.notes)
+    every = result_fields(result)
+    shown = [(FIELD_HTML[f.kind], f) for f in every if f.kind in FIELD_HTML]
     fields = "".join([
-        _field("rules", rules),
-        _field("cards", cards),
-        _field("step", str(result.step) if result.step is not None else ""),
-        _field("expected", f"<code>{esc(result.expected)}</code>" if result.expected else ""),
-        _field("actual", f"<code>{esc(result.actual)}</code>" if result.actual else ""),
-        _field("detail", esc(result.message)),
+        *(_field(label, markup(f)) for (label, markup), f in shown),
         _field("notes", f"<ul>{notes}</ul>" if notes else ""),
         _field("file", f"<code>{esc(where)}</code>" if where else ""),
     ])
@@ -199,8 +207,7 @@ def failure_article(report: Report, result: Result) -> str:
         parts.append(f"<details><summary>Source <code>{esc(view.source.file)}</code> "
                      f'<span class="muted">({esc(view.origin)}; sha256 {esc(view.source.sha256[:12])})</span>'
                      f"</summary><pre>{esc(view.source.text)}</pre></details>")
-    if result.reproduce:
-        parts.append(f"<p>Reproduce: {copy_button(result.reproduce)}</p>")
+    parts += [f"<p>Reproduce: {copy_button(f.text)}</p>" for f in every if f.kind is FieldKind.REPRODUCE]
     parts.append("</article>")
     return "\n".join(parts)
 

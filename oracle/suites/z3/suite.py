@@ -4,19 +4,19 @@ compared with the exact sets the Z3 models allow (:mod:`oracle.suites.z3.conform
 
 One unit per row; each row reports one check per rule it models (``z3/summon-payment/PAY-3``), so the ids
 and the count never depend on the counterexamples found. Options read from
-:class:`~oracle.suites.registry.CheckOptions`: ``seed`` (which deterministic sample of each domain is checked), and in
-``extra``:
+:class:`~oracle.suites.registry.CheckOptions`: ``seed`` (which deterministic sample of each domain is checked),
+``save_failures`` (each divergence is also written there as a scenario file, under ``z3/``), and its
+:class:`~oracle.suites.registry.Z3Options`:
 
-* ``z3_full`` (bool): every case of every domain instead of a sample (``oracle z3 conform --full``);
-* ``z3_budget`` (seconds, default 20): wall-clock budget of each row; a row cut short is ``incomplete``;
-* ``z3_sample_scale`` (float, default 1): multiplies the sample size of each row;
-* ``save_failures`` (a directory): each divergence is also written there as a scenario file, under ``z3/``.
+* ``full`` (bool): every case of every domain instead of a sample (``oracle z3 conform --full``);
+* ``budget`` (seconds, default 20): wall-clock budget of each row; a row cut short is ``incomplete``;
+* ``sample_scale`` (float, default 1): multiplies the sample size of each row.
 """
 
 from __future__ import annotations
 
 import shlex
-from pathlib import Path
+from dataclasses import dataclass
 
 from oracle.core.results import CheckResult
 from oracle.scenarios.given import DEFAULT_SETUP
@@ -25,31 +25,33 @@ from oracle.suites.registry import (
     PlanContext,
     PlannedCheck,
     RunContext,
+    SuiteSpec,
     Unit,
+    Z3Options,
     players_unsupported,
-    register,
 )
 from oracle.suites.z3.conformance import ROWS, SUITE, ConformOptions, row_checks, row_named, run_row
 
-DEFAULT_BUDGET = 20.0
+DEFAULT_BUDGET = Z3Options.budget
 # Seconds the supervisor allows a row past its budget (the last case in flight, engine start-up).
 GRACE = 30.0
 
 
+@dataclass(frozen=True)
+class Z3Row:
+    """A ``z3`` unit's work: the name of the row it checks."""
+
+    row: str
+
+
 def conform_options(impl: str, options: CheckOptions) -> ConformOptions:
-    extra = options.extra
-    save = extra.get("save_failures")
-    return ConformOptions(
-        full=bool(extra.get("z3_full", False)),
-        seed=options.seed,
-        budget=float(extra.get("z3_budget", DEFAULT_BUDGET)),
-        save_failures=Path(str(save)) if save else None,
-        impl=impl,
-        sample_scale=float(extra.get("z3_sample_scale", 1.0)),
-    )
+    """The conformance run the options ask for."""
+    z3 = options.z3
+    return ConformOptions(full=z3.full, seed=options.seed, budget=z3.budget, save_failures=options.save_failures,
+                          impl=impl, sample_scale=z3.sample_scale)
 
 
-def _plan(context: PlanContext) -> list[Unit]:
+def _plan(context: PlanContext) -> list[Unit[Z3Row]]:
     budget = conform_options(context.impl, context.options).budget
     players = int(DEFAULT_SETUP["players"])
     unsupported = players_unsupported(context.handshake, players)
@@ -58,16 +60,16 @@ def _plan(context: PlanContext) -> list[Unit]:
     deadline = budget + GRACE + 2 * context.options.timeout + context.options.start_timeout
     return [
         Unit(SUITE, row.name, tuple(PlannedCheck(cid, title, rules) for cid, title, rules in row_checks(row)),
-             payload=row.name, deadline=deadline, unsupported=unsupported,
+             payload=Z3Row(row.name), deadline=deadline, unsupported=unsupported,
              reproduce=f"oracle z3 conform --impl {shlex.quote(context.impl)} --row {row.name}")
         for row in ROWS
     ]
 
 
-def _run(unit: Unit, context: RunContext) -> list[CheckResult]:
+def _run(unit: Unit[Z3Row], context: RunContext) -> list[CheckResult]:
     """Model conformance of payments (PAY-*, REM-1), summoning costs (SUM-3), the holding limit (LIMIT-*), the
     Incense Burner's price (RUL-9) and stone upgrades (RUL-8, STONE-2)."""
-    return run_row(context.eut.fresh, row_named(unit.payload), conform_options(context.eut.impl, context.options))
+    return run_row(context.eut.fresh, row_named(unit.payload.row), conform_options(context.eut.impl, context.options))
 
 
-register(SUITE, _plan, _run, "payments, costs, holding limit and upgrades against the Z3 models")
+Z3 = SuiteSpec(SUITE, _plan, _run, "payments, costs, holding limit and upgrades against the Z3 models")

@@ -1,0 +1,48 @@
+"""The options of ``oracle fuzz``, each declared once as the type typer reads (its flag, metavar and help)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_GAMES = 20
+"""Games per game mode ``oracle fuzz`` plays unless ``--games`` or ``--time`` is given."""
+
+Impl = Annotated[str, typer.Option(metavar="ENGINE",
+    help="engine: package.module or package.module:factory")]
+Games = Annotated[int | None, typer.Option(metavar="N",
+    help=f"games per game mode the engine declares (default {DEFAULT_GAMES} unless --time is given)")]
+TimeBudget = Annotated[float | None, typer.Option("--time", metavar="SECONDS", help="seconds to fuzz for")]
+Seed = Annotated[int, typer.Option(metavar="N", help="seed of the whole run (same seed, same games)")]
+Players = Annotated[str, typer.Option(metavar="COUNTS", help="player counts: 2-4, 3 or 2,4")]
+SaveFailures = Annotated[Path | None, typer.Option(metavar="DIR",
+    help="write each shrunk failure as a scenario file into this directory")]
+Check = Annotated[str | None, typer.Option(
+    "--check", metavar="WHAT",
+    help="what to check: both, invariants or lockstep (against the reference) [default: both]")]
+OldCheck = Annotated[str | None, typer.Option("--mode", hidden=True, help="deprecated: --check")]
+Invariant = Annotated[list[str] | None, typer.Option(metavar="NAME",
+    help="check only these invariants (repeatable; default all)")]
+GameModes = Annotated[str | None, typer.Option(
+    "--game-modes", metavar="MODES",
+    help="game modes to play, as the engine declares them: base, expansion, artifacts (comma-separated) "
+    "[default: all three]")]
+OldGameModes = Annotated[str | None, typer.Option("--modes", hidden=True, help="deprecated: --game-modes")]
+Positions = Annotated[bool, typer.Option(metavar="",
+    help="also start games from random mid-game positions (needs the 'load' capability)")]
+ShrinkTime = Annotated[float, typer.Option(metavar="SECONDS",
+    help="seconds allowed to shrink each failure (0: do not shrink)")]
+MaxFailures = Annotated[int, typer.Option(metavar="N", help="stop after this many failures")]
+SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
+    help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
+    "re-synchronised from the engine's export, and the comparison goes on")]
+Timeout = Annotated[float, typer.Option(metavar="SECONDS", help="seconds allowed for each engine call")]
+StartTimeout = Annotated[float, typer.Option(metavar="SECONDS",
+    help="seconds an engine may take to start: create and the handshake (more than 0)")]
+ReportJson = Annotated[Path | None, typer.Option(metavar="FILE", help="write the JSON report here")]
+JunitXml = Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUnit XML report here")]
+Markdown = Annotated[Path | None, typer.Option(metavar="FILE", help="write a Markdown summary here")]
+Progress = Annotated[bool | None, typer.Option(metavar="",
+    help="show a progress line on stderr (default: when stderr is a terminal)")]
