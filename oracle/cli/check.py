@@ -157,35 +157,17 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
              + (" (--allow-empty: exit 0)" if run.allow_empty else " (exit 4; --allow-empty makes it 0)"))
 
 
-def check_command(
-    impl: opt.Impl = DEFAULT_IMPL,
-    games: opt.Games = 2,
-    seed: opt.Seed = 1,
-    timeout: opt.Timeout = 5.0,
-    start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT,
-    suite: opt.Suite = None,
-    select: opt.Select = None,
-    rule: opt.Rule = None,
-    card: opt.Card = None,
-    expectations: opt.Expectations = None,
-    report_json: opt.ReportJson = None,
-    junit_xml: opt.JunitXml = None,
-    markdown: opt.Markdown = None,
-    markdown_append: opt.MarkdownAppend = None,
-    scenarios: opt.Scenarios = None,
-    scenario_timeout: opt.ScenarioTimeout = 10.0,
-    z3_budget: opt.Z3Budget = 20.0,
-    fuzz_budget: opt.FuzzBudget = 60.0,
-    unit_timeout: opt.UnitTimeout = 120.0,
-    time_budget: opt.TimeBudget = None,
-    max_failures: opt.MaxFailures = None,
-    fail_on_unsupported: opt.FailOnUnsupported = False,
-    allow_empty: opt.AllowEmpty = False,
-    jobs: opt.Jobs = None,
-    save_failures: opt.SaveFailures = None,
-    z3_full: opt.Z3Full = False,
-    validate_protocol: opt.ValidateProtocol = False,
-    variant: opt.Variant = None,
+def check_command(  # each parameter a typer option, declared in oracle/cli/check_options.py
+    impl: opt.Impl = DEFAULT_IMPL, games: opt.Games = 2, seed: opt.Seed = 1, timeout: opt.Timeout = 5.0,
+    start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT, suite: opt.Suite = None, select: opt.Select = None,
+    rule: opt.Rule = None, card: opt.Card = None, expectations: opt.Expectations = None,
+    report_json: opt.ReportJson = None, junit_xml: opt.JunitXml = None, markdown: opt.Markdown = None,
+    markdown_append: opt.MarkdownAppend = None, scenarios: opt.Scenarios = None,
+    scenario_timeout: opt.ScenarioTimeout = 10.0, z3_budget: opt.Z3Budget = 20.0, fuzz_budget: opt.FuzzBudget = 60.0,
+    unit_timeout: opt.UnitTimeout = 120.0, time_budget: opt.TimeBudget = None, max_failures: opt.MaxFailures = None,
+    fail_on_unsupported: opt.FailOnUnsupported = False, allow_empty: opt.AllowEmpty = False, jobs: opt.Jobs = None,
+    save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
+    validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
@@ -193,17 +175,11 @@ def check_command(
     written; 1 a check failed; 3 the run stopped early or a check is incomplete; 4 no check ran (--allow-empty: 0);
     0 otherwise.
     """
+    asked = dict(locals())
     signals = StopSignals()
     with signals.caught():
         clock = Clock.start()
-        request = CheckRequest.from_cli(
-            impl=impl, games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, suite=suite,
-            select=select, rule=rule, card=card, expectations=expectations, report_json=report_json,
-            junit_xml=junit_xml, markdown=markdown, markdown_append=markdown_append, scenarios=scenarios,
-            scenario_timeout=scenario_timeout, z3_budget=z3_budget, fuzz_budget=fuzz_budget,
-            unit_timeout=unit_timeout, time_budget=time_budget, max_failures=max_failures,
-            fail_on_unsupported=fail_on_unsupported, allow_empty=allow_empty, jobs=jobs,
-            save_failures=save_failures, z3_full=z3_full, validate_protocol=validate_protocol, variant=variant)
+        request = CheckRequest.from_cli(**asked)
         echo: Echo = (lambda text: typer.echo(text, err=True)) if request.reports.json_to_stdout else typer.echo
         ran = Ran(Collected({}, request.max_failures, request.fail_on_unsupported))
         status = run_request(request, signals, echo, ran)
