@@ -355,9 +355,9 @@ class Table:
         self.state.players[player].hand.append(card_id)
         self.emit("card_tamed", player=player, card=card_id)
         card = self.card(card_id)
-        for _, effect in self.in_force(player):
+        for trigger, effect in self.in_force(player):
             if effect.on_tame is not None:
-                effect.on_tame(self, player, card)
+                effect.on_tame(self, player, trigger.id, card)
 
     def place_summoned(self, player: int, card_id: str, paid: Stones, free: bool) -> None:
         """SUM-2/SUM-6: the card leaves the hand for the area; the summon frame takes it from there."""
@@ -371,7 +371,7 @@ class Table:
         info = SummonInfo(player, self.card(card_id), paid)
         for trigger_card, effect in self.in_force(player):
             if effect.on_summon is not None and trigger_card.id != card_id:
-                effect.on_summon(self, player, info)
+                effect.on_summon(self, player, trigger_card.id, info)
 
     def discard_from_area(self, player: int, card_id: str, source: str) -> None:
         """EFF-7: a summoned card goes to the discard pile, unless its own effect replaces that (Ash, RUL-5);

@@ -84,8 +84,8 @@ instant("base-earth-03", Effect((
 ), can_resolve=another_card_in_hand, rule="SUM-4"))
 
 
-def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, 3 * times_triggered(table, summon.paid.purple), "base-earth-04")
+def _gargoyle(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, 3 * times_triggered(table, summon.paid.purple), card_id)
 
 
 # base-earth-04 Gargoyle: ∞ 3 points once per summon paid with at least one purple stone (RUL-1, or per purple

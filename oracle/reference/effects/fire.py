@@ -65,8 +65,8 @@ instant("base-fire-10", Effect((
 ), rule="SUM-5"))
 
 
-def _phoenix(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, summon.paid.red, "base-fire-11")
+def _phoenix(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, summon.paid.red, card_id)
 
 
 # base-fire-11 Phoenix: ∞ on each summon, 1 point per red stone paid (RUL-1; not its own summon: EFF-3).

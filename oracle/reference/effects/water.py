@@ -39,8 +39,8 @@ def _yuki_onna(ctx: EffectContext) -> None:
 instant("base-water-01", Effect((Do(_yuki_onna),), rule="RUL-16"))
 
 
-def _kappa(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, 2 * times_triggered(table, summon.paid.blue), "base-water-02")
+def _kappa(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, 2 * times_triggered(table, summon.paid.blue), card_id)
 
 
 # base-water-02 Kappa: ∞ 2 points once per summon paid with at least one blue stone (RUL-1, or per blue stone
@@ -117,9 +117,9 @@ instant("base-water-10", Effect((
 instant("base-water-11", points_then_chosen_player_discards("Leviathan", 7, Family.DRAGON))
 
 
-def _triton(table: Table, owner: int, card: Card) -> None:
-    if card.family is Family.WATER:
-        table.gain_stones(owner, Stones(blue=2), "base-water-12")
+def _triton(table: Table, owner: int, card_id: str, tamed: Card) -> None:
+    if tamed.family is Family.WATER:
+        table.gain_stones(owner, Stones(blue=2), card_id)
 
 
 # base-water-12 Triton: ∞ whenever you tame a Water card, gain 2 blue stones (TAME-1, EFF-4).

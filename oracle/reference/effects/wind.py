@@ -90,8 +90,8 @@ instant("base-wind-07", Effect((Draw(),), rule="DECK-1"))
 permanent("base-wind-07", Permanent(cost_change=_hippogriff_cost, rule="SUM-3"))
 
 
-def _sylph(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, 1, "base-wind-08")
+def _sylph(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, 1, card_id)
 
 
 # base-wind-08 Sylph: ⚡ draw 1 card; ∞ whenever you summon a card, free summons too, 1 point (not its own: EFF-3).
