@@ -6,10 +6,10 @@ from oracle.core.cards import Card
 from oracle.core.model import Family, Stones
 from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent, triggered
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     UpgradeStones,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from oracle.core.model import Family, Stones
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, instant_can_resolve, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     chosen_family_count,

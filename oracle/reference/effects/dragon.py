@@ -5,10 +5,10 @@ from __future__ import annotations
 from oracle.core.cards import Card
 from oracle.core.model import EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import INSTANT, Effect, instant, instant_can_resolve
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     Do,
     Draw,
     SummonFromHand,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from oracle.core.model import Color, Family, Stones
 from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     ChoosePlayer,
     Do,
     SummonFromHand,

@@ -19,7 +19,6 @@ from oracle.reference.effects.registry import Answer, Effect, instant_can_resolv
 from oracle.reference.notes import (
     DISCARD,
     DRAWN,
-    LOOK_FAMILY,
     OPTIONS,
     RECOVER,
     SHELTERED,
@@ -229,40 +228,6 @@ class ChoosePlayer:
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
         ctx.remember(self.note, answer if isinstance(answer, int) else None)
-        return True
-
-
-def look_prompt(wildcard: str, looking: str) -> str:
-    """The prompt of Loki's question, naming the card (or tile, or rule) that looks: ART-11."""
-    return f"{wildcard}: which family for {looking}?"
-
-
-class ChooseFamilyForLook:
-    """ART-11: this effect looks at the families of its owner's area, and on its owner's turn Loki's owner chooses
-    the one family Loki has for this look (asked even where one answer alone changes anything); the family is
-    noted under ``LOOK_FAMILY`` for the counting stages after it.
-
-    Asked only while Loki's ∞ is in force on its owner's turn (SUM-6), when ``when`` holds (the look reaches
-    Loki), and not under the ``every_family`` variant. The decision's ``source`` is Loki, its ``looking`` the card
-    or tile whose effect looks.
-    """
-
-    def __init__(self, when: Condition | None = None) -> None:
-        self.when = when
-
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        wildcard = ctx.table.wildcard(ctx.owner)
-        if wildcard is None or ctx.table.every_family() or (self.when is not None and not self.when(ctx)):
-            return None
-        return DecisionSpec(
-            DecisionKind.CHOOSE_OPTIONS, ctx.owner,
-            look_prompt(wildcard.name, ctx.table.name_of(ctx.source_id)), source=wildcard.id,
-            options=tuple(f.value for f in Family), looking=ctx.source_id,
-        )
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if isinstance(answer, tuple) and answer:
-            ctx.remember(LOOK_FAMILY, Family(answer[0]))
         return True
 
 

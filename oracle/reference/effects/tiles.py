@@ -16,11 +16,11 @@ from oracle.core.options import option
 from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook, chose_the_wildcard, has_family
 from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, TileAbility, tile
 from oracle.reference.effects.steps import (
     Automatic,
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     Draw,
@@ -37,7 +37,7 @@ from oracle.reference.effects.steps import (
     holds_an_upgradable_stone,
     resolve_active_of,
 )
-from oracle.reference.notes import ACTIVATE, DISCARD, LOOK_FAMILY, OPTIONS, RETRIEVE, SHELTER, SOLD
+from oracle.reference.notes import ACTIVATE, DISCARD, OPTIONS, RETRIEVE, SHELTER, SOLD
 from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
 
@@ -275,17 +275,11 @@ def _own_area(ctx: EffectContext) -> list[str]:
     return list(ctx.table.state.players[ctx.owner].area)
 
 
-def _seal_discards_the_wildcard(ctx: EffectContext) -> bool:
-    """The Imperial Seal looks at the family of the card it discards only (ART-11: Loki's family is asked then)."""
-    wildcard = ctx.table.wildcard(ctx.owner)
-    return wildcard is not None and ctx.chosen(DISCARD) == wildcard.id
-
-
 def _seal_discard(ctx: EffectContext) -> None:
     """ART-10: a real discard from the area (Ash replaces it, Totem Pole reacts). The family is read before the
     discard, on the owner's turn (Loki as its owner chose for this look: ART-11)."""
     card_id = ctx.the_chosen(DISCARD)
-    dragon = Family.DRAGON in ctx.table.families_of(ctx.owner, ctx.card(card_id), ctx.note(LOOK_FAMILY))
+    dragon = has_family(ctx, card_id, Family.DRAGON)
     ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
     if dragon:
         ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
@@ -297,7 +291,7 @@ def _area_not_empty(table: Table, owner: int, tile_id: str) -> bool:
 
 tile("tile-imperial-seal", Tile(TileAbility.ACTION, Effect((
     ChooseCards(DISCARD, "Imperial Seal: discard 1 of your summoned cards", _own_area),
-    ChooseFamilyForLook(when=_seal_discards_the_wildcard),
+    ChooseFamilyForLook(when=chose_the_wildcard(DISCARD)),
     Do(_seal_discard),
 ), can_resolve=_area_not_empty, rule="ART-10"), rule="ART-10"))
 

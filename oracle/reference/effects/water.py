@@ -6,9 +6,9 @@ from oracle.core.cards import Card
 from oracle.core.model import Color, Family, Stones
 from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     Draw,

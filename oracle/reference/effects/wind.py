@@ -5,10 +5,10 @@ from __future__ import annotations
 from oracle.core.cards import Card
 from oracle.core.model import EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     Do,
     Draw,
     copy_effect,
