@@ -13,10 +13,10 @@ from oracle.reference.effects.steps import (
     Draw,
     SummonFromHand,
     any_card,
-    chosen_family_count,
     family_names,
     free_summon_candidates,
     gain_points_per,
+    points_per_card_of,
     recovers_itself,
 )
 from oracle.reference.notes import DRAWN, OPTIONS, SUMMONED, TO_DRAW_PILE
@@ -53,8 +53,7 @@ active("art-wind-02", Effect((
 # art-wind-03 Rukh: ⌛ name a family; 1 point per card of it in the area (Loki as its owner chooses: ART-11).
 active("art-wind-03", Effect((
     ChooseOptions(OPTIONS, "Rukh: choose a family", family_names),
-    ChooseFamilyForLook(),
-    gain_points_per(1, chosen_family_count),
+    *points_per_card_of(1),
 ), rule="ART-11"))
 
 

@@ -25,6 +25,7 @@ from oracle.reference.effects.steps import (
     gain_printed_cost_of,
     hand_cards,
     other_summoned,
+    points_per_card_of,
     recover_self,
     times_triggered,
 )
@@ -190,7 +191,4 @@ instant("base-earth-14", Effect((
 ), rule="SUM-5"))
 
 # base-earth-15 Sand Giant: ⚡ 4 points per Earth card in the area, Sand Giant included (SUM-5).
-instant("base-earth-15", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(4, lambda ctx: ctx.count_in_area(Family.EARTH)),
-), rule="SUM-5"))
+instant("base-earth-15", Effect(points_per_card_of(4, Family.EARTH), rule="SUM-5"))

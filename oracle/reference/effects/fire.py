@@ -15,6 +15,7 @@ from oracle.reference.effects.steps import (
     gain_points_if,
     gain_points_per,
     gain_stones,
+    points_per_card_of,
     recover_chosen,
     recover_self,
 )
@@ -59,10 +60,7 @@ instant(
 active("base-fire-09", Effect((discard_stones_for_points(Stones.of(Color.RED), 3),), rule="EFF-2"))
 
 # base-fire-10 Lava Giant: ⚡ 2 points per Fire card in the area, Lava Giant included (SUM-5).
-instant("base-fire-10", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(2, lambda ctx: ctx.count_in_area(Family.FIRE)),
-), rule="SUM-5"))
+instant("base-fire-10", Effect(points_per_card_of(2, Family.FIRE), rule="SUM-5"))
 
 
 def _phoenix(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:

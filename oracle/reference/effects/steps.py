@@ -15,7 +15,8 @@ from oracle.core.model import NO_STONES, EffectType, Family, Stones
 from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned, hand_as_if_summoned
-from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve
+from oracle.reference.effects.loki import ChooseFamilyForLook
+from oracle.reference.effects.registry import Answer, Effect, Stage, instant_can_resolve
 from oracle.reference.notes import (
     DISCARD,
     DRAWN,
@@ -82,6 +83,18 @@ def gain_points_if(n: int, condition: Condition) -> Do:
 def gain_points_per(n: int, count: Callable[[EffectContext], int]) -> Do:
     """'Gain ``n`` points per ...'."""
     return Do(lambda ctx: ctx.table.gain_points(ctx.owner, n * count(ctx), ctx.source_id))
+
+
+def points_per_card_of(points: int, family: Family | None = None, group: int = 1) -> tuple[Stage, ...]:
+    """'``points`` points per card of ``family`` in your area' (per ``group`` of them: Fireblast's pairs), the acting
+    card included (SUM-5); with no ``family``, of the family named under ``OPTIONS`` (Kraken, Rukh). Loki's owner
+    first chooses Loki's family for this look (ART-11)."""
+
+    def count(ctx: EffectContext) -> int:
+        families = (family,) if family is not None else tuple(Family(name) for name in ctx.note(OPTIONS))
+        return sum(ctx.count_in_area(f) for f in families) // group
+
+    return (ChooseFamilyForLook(), gain_points_per(points, count))
 
 
 def gain_stones(stones: Stones) -> Do:
@@ -464,11 +477,6 @@ def gain_printed_cost_of(note: Note[tuple[str, ...]], move: Callable[[Table, int
 def recovers_itself(table: Table, owner: int, card_id: str) -> None:
     """RUL-4: a card whose Permanent condition for recovering itself is met returns to its owner's hand."""
     table.recover(owner, card_id, card_id)
-
-
-def chosen_family_count(ctx: EffectContext) -> int:
-    """Cards of the family chosen under ``OPTIONS`` in the owner's area (Loki as chosen for this look: ART-11)."""
-    return sum(ctx.count_in_area(Family(name)) for name in ctx.note(OPTIONS))
 
 
 def copy_effect(ctx: EffectContext, source_card: str, effect_type: EffectType) -> None:

@@ -19,6 +19,7 @@ from oracle.reference.effects.steps import (
     gain_points_if,
     gain_points_per,
     gain_stones,
+    points_per_card_of,
     points_then_chosen_player_discards,
     recover_self,
     times_triggered,
@@ -134,7 +135,4 @@ permanent("base-water-13", Permanent(blue_purple_bonus=1, rule="RUL-16"))
 active("base-water-14", Effect((discard_stones_for_points(Stones(blue=1), 5),), rule="EFF-2"))
 
 # base-water-15 Poseidon: ⚡ 3 points per Water card in the area, Poseidon included (SUM-5).
-instant("base-water-15", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(3, lambda ctx: ctx.count_in_area(Family.WATER)),
-), rule="SUM-5"))
+instant("base-water-15", Effect(points_per_card_of(3, Family.WATER), rule="SUM-5"))

@@ -15,6 +15,7 @@ from oracle.reference.effects.steps import (
     gain_points,
     gain_points_if,
     gain_points_per,
+    points_per_card_of,
     recover_self,
     resolve_active_of,
 )
@@ -53,7 +54,7 @@ instant("base-wind-04", Effect((gain_points(6), Do(_tengu_to_draw_pile)), rule="
 
 # base-wind-05 Boreas: ⚡ 1 point per Wind card in the area, Boreas included, then Recover this card (SUM-5, EFF-6).
 instant("base-wind-05", Effect(
-    (ChooseFamilyForLook(), gain_points_per(1, lambda ctx: ctx.count_in_area(Family.WIND)), recover_self()),
+    (*points_per_card_of(1, Family.WIND), recover_self()),
     rule="SUM-5",
 ))
 
