@@ -9,10 +9,9 @@ on the table for one listing and takes it away afterwards; a copy of the table (
 from __future__ import annotations
 
 import functools
-import inspect
 from collections import defaultdict
 from collections.abc import Callable, Hashable
-from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar, cast
+from typing import Concatenate, ParamSpec, Protocol, TypeVar, cast
 
 P = ParamSpec("P")
 V = TypeVar("V")
@@ -35,7 +34,7 @@ class ListingMemo:
 
     def __init__(self, holder: Remembers) -> None:
         self.holder = holder
-        self.answers: defaultdict[object, dict[Hashable, Any]] = defaultdict(dict)
+        self.answers: defaultdict[object, dict[Hashable, object]] = defaultdict(dict)
 
     def __enter__(self) -> ListingMemo:
         self.holder.remembered = self
@@ -49,35 +48,23 @@ def remembered_while_listing(
     key: Callable[..., Hashable] | None = None,
 ) -> Callable[[Callable[Concatenate[H, P], V]], Callable[Concatenate[H, P], V]]:
     """A query of the table (its first argument) answered once per key while a listing is under way, and asked
-    afresh at any other time. The key is ``key`` of the query's other arguments, by default those arguments (the
-    one argument itself for a query of one). They are passed by position only: the memo sits on the hot path of
-    the listing, where packing keywords (or a tuple for a single argument) would cost more than the answer saves."""
+    afresh at any other time. The key is ``key`` of the query's other arguments, by default those arguments; they
+    are passed by position only (the memo sits on hot paths: no keyword packing)."""
 
     def decorate(query: Callable[Concatenate[H, P], V]) -> Callable[Concatenate[H, P], V]:
         ask = cast("Callable[..., V]", query)
 
-        def answer_one(holder: H, argument: Hashable) -> V:
+        def answer(holder: H, *args: Hashable) -> V:
             listing = holder.remembered
             if listing is None:
-                return ask(holder, argument)
+                return ask(holder, *args)
             answers = listing.answers[query]
-            found: V = answers.get(argument, _UNKNOWN)
+            asked = args if key is None else key(*args)
+            found = answers.get(asked, _UNKNOWN)
             if found is _UNKNOWN:
-                found = answers[argument] = ask(holder, argument)
-            return found
+                found = answers[asked] = ask(holder, *args)
+            return cast("V", found)
 
-        def answer(holder: H, *arguments: Hashable) -> V:
-            listing = holder.remembered
-            if listing is None:
-                return ask(holder, *arguments)
-            answers = listing.answers[query]
-            asked = arguments if key is None else key(*arguments)
-            found: V = answers.get(asked, _UNKNOWN)
-            if found is _UNKNOWN:
-                found = answers[asked] = ask(holder, *arguments)
-            return found
-
-        one = key is None and len(inspect.signature(query).parameters) == 2
-        return cast("Callable[Concatenate[H, P], V]", functools.wraps(query)(answer_one if one else answer))
+        return cast("Callable[Concatenate[H, P], V]", functools.wraps(query)(answer))
 
     return decorate

@@ -125,18 +125,15 @@ TRIGGERED: dict[str, Effect] = {}
 RECOVER_WHEN: set[str] = set()
 
 
+@remembered_while_listing()
 def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = "") -> bool:
     """SUM-4: whether ``card_id``'s Instant effect could be fully resolved by ``owner`` now.
 
     ``acting`` is the card that would be 'this card' (the copier for Scorch; by default the card itself),
     which counts as already in the area and not in the hand (SUM-5).
     """
-    return card_id not in INSTANT or _instant_can_resolve(table, owner, card_id, acting or card_id)
-
-
-@remembered_while_listing()
-def _instant_can_resolve(table: Table, owner: int, card_id: str, acting: str) -> bool:
-    return INSTANT[card_id].can_resolve(table, owner, acting)
+    effect = INSTANT.get(card_id)
+    return True if effect is None else effect.can_resolve(table, owner, acting or card_id)
 
 
 def _register(registry: dict[str, V], key: str, value: V, what: str) -> None:
