@@ -14,7 +14,6 @@ from oracle.core.json_types import JSON
 from oracle.core.model import Family, Stones
 from oracle.reference.effects import loki
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
-from oracle.reference.listing import ListingMemo, remembered_while_listing
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues
 from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
@@ -24,9 +23,29 @@ T = TypeVar("T")
 BASE_HOLDING_LIMIT = 4
 
 
-def by_player_and_card(player: int, card: Card) -> tuple[int, str]:
-    """The memo key of a query about one player and one card (a card's id hashes faster than the card)."""
-    return player, card.id
+class ListingMemo:
+    """Answers that cannot change while one position's legal actions are listed (nothing writes the state then).
+
+    Key and lifetime: ``can_resolve`` (SUM-4) by (owner, card, acting card), ``costs`` by (player, card id),
+    ``values`` and ``in_force`` by player. ``with table.listing():`` puts a fresh memo on the table for one
+    listing and takes it away afterwards; a copy of the table (``what_if``) starts without one (its state differs).
+    """
+
+    __slots__ = ("can_resolve", "costs", "in_force", "table", "values")
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.can_resolve: dict[tuple[int, str, str], bool] = {}
+        self.costs: dict[tuple[int, str], int] = {}
+        self.values: dict[int, StoneValues] = {}
+        self.in_force: dict[int, tuple[tuple[Card, Permanent], ...]] = {}
+
+    def __enter__(self) -> ListingMemo:
+        self.table.remembered = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.table.remembered = None
 
 
 class Table:
@@ -56,8 +75,7 @@ class Table:
         return self._twin([])
 
     def listing(self) -> ListingMemo:
-        """Remember costs, stone values, the effects in force and SUM-4 answers while the legal actions of this
-        position are listed."""
+        """Remember costs, stone values and SUM-4 answers while the legal actions of this position are listed."""
         return ListingMemo(self)
 
     def take_events(self) -> list[JSON]:
@@ -70,9 +88,16 @@ class Table:
     def card(self, card_id: str) -> Card:
         return self.cards.cards[card_id]
 
-    @remembered_while_listing()
     def in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         """The Permanent effects in force for a player: cards in the area whose summon has finished."""
+        if self.remembered is None:
+            return self._in_force(player)
+        found = self.remembered.in_force.get(player)
+        if found is None:
+            found = self.remembered.in_force[player] = self._in_force(player)
+        return found
+
+    def _in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         out: list[tuple[Card, Permanent]] = []
         unfinished: set[str] | None = None
         for card_id in self.state.players[player].area:
@@ -85,9 +110,16 @@ class Table:
                 out.append((self.card(card_id), effect))
         return tuple(out)
 
-    @remembered_while_listing()
     def stone_values(self, player: int) -> StoneValues:
         """PAY-4 / RUL-16: the stone values in force for this player now."""
+        if self.remembered is None:
+            return self._stone_values(player)
+        values = self.remembered.values.get(player)
+        if values is None:
+            values = self.remembered.values[player] = self._stone_values(player)
+        return values
+
+    def _stone_values(self, player: int) -> StoneValues:
         red, blue, purple = 1, 3, 6
         swap = False
         for _, effect in self.in_force(player):
@@ -103,9 +135,17 @@ class Table:
         """LIMIT-1: 4 stones, raised by Hestia."""
         return BASE_HOLDING_LIMIT + sum(effect.limit_bonus for _, effect in self.in_force(player))
 
-    @remembered_while_listing(by_player_and_card)
     def summon_cost(self, player: int, card: Card) -> int:
         """SUM-3: the printed cost changed by the effects in force, never below 0; a fixed cost wins (ART-9)."""
+        if self.remembered is None:
+            return self._summon_cost(player, card)
+        key = (player, card.id)
+        cost = self.remembered.costs.get(key)
+        if cost is None:
+            cost = self.remembered.costs[key] = self._summon_cost(player, card)
+        return cost
+
+    def _summon_cost(self, player: int, card: Card) -> int:
         in_force = self.in_force(player)
         for _, effect in in_force:
             if effect.fixed_cost is not None:

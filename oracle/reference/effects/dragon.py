@@ -81,7 +81,7 @@ def _copyable_instants(table: Table, owner: int, acting: str) -> list[str]:
     """Other area cards whose Instant effect could resolve with ``acting`` as 'this card' (RUL-12, SUM-4)."""
     return [
         c.id for c in area_as_if_summoned(table, owner, acting)
-        if c.id != acting and c.id in INSTANT and instant_can_resolve(table, owner, c.id, acting)
+        if c.id != acting and c.id in INSTANT and instant_can_resolve(table, owner, c.id, acting=acting)
     ]
 
 

@@ -16,7 +16,6 @@ from enum import Enum
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from oracle.core.model import Stones
-from oracle.reference.listing import remembered_while_listing
 
 if TYPE_CHECKING:
     from oracle.core.cards import Card
@@ -125,7 +124,6 @@ TRIGGERED: dict[str, Effect] = {}
 RECOVER_WHEN: set[str] = set()
 
 
-@remembered_while_listing()
 def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = "") -> bool:
     """SUM-4: whether ``card_id``'s Instant effect could be fully resolved by ``owner`` now.
 
@@ -133,7 +131,15 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     which counts as already in the area and not in the hand (SUM-5).
     """
     effect = INSTANT.get(card_id)
-    return True if effect is None else effect.can_resolve(table, owner, acting or card_id)
+    if effect is None:
+        return True
+    if table.remembered is None:
+        return effect.can_resolve(table, owner, acting or card_id)
+    key = (owner, card_id, acting)
+    answer = table.remembered.can_resolve.get(key)
+    if answer is None:
+        answer = table.remembered.can_resolve[key] = effect.can_resolve(table, owner, acting or card_id)
+    return answer
 
 
 def _register(registry: dict[str, V], key: str, value: V, what: str) -> None:
