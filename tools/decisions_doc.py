@@ -18,18 +18,17 @@ from oracle.core.model import Family
 from oracle.core.options import OptionSet, option_sets
 from oracle.core.protocol import ANSWERS, DecisionKind
 from oracle.reference.effects import load_handlers, registry
+from oracle.reference.effects.loki import ChooseFamilyForLook, look_prompt
 from oracle.reference.effects.registry import Effect, Stage
 from oracle.reference.effects.steps import (
     Automatic,
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     ChoosePlayer,
     PayPrice,
     SummonFromHand,
     UpgradeStones,
     chosen_player,
-    look_prompt,
 )
 
 ROOT = Path(__file__).resolve().parent.parent

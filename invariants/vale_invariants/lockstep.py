@@ -18,8 +18,8 @@ from oracle.core.model import Stones
 from oracle.core.protocol import answer_is_ordered
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions
+from oracle.reference.effects.loki import ChooseFamilyForLook, wildcard
 from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT, TILES, Effect
-from oracle.reference.effects.steps import ChooseFamilyForLook
 from vale_invariants.actions import Key, action_key, keys_of
 
 HIDDEN_KEYS = ("private", "pending")
@@ -186,8 +186,8 @@ def look_rules(reference: ReferenceEngine | None, player: object, effect: Effect
         return []
     if not 0 <= player < reference.table.state.n or not any(isinstance(s, ChooseFamilyForLook) for s in effect.stages):
         return []
-    wildcard = reference.table.wildcard(player)
-    return [PERMANENT[wildcard.id].rule] if wildcard is not None else []
+    loki = wildcard(reference.table, player)
+    return [PERMANENT[loki.id].rule] if loki is not None else []
 
 
 def frame_rules(reference: ReferenceEngine | None) -> list[str]:

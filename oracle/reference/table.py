@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from oracle.core.cards import Card, catalogue
 from oracle.core.json_types import JSON
 from oracle.core.model import Family, Stones
+from oracle.reference.effects import loki
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues
@@ -20,13 +21,6 @@ from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phas
 T = TypeVar("T")
 
 BASE_HOLDING_LIMIT = 4
-ART_11 = "ART-11"
-EVERY_FAMILY = "every_family"
-
-
-def loki_reading(state: GameState) -> str:
-    """ART-11: how the game reads Loki, ``one_per_look`` (the project's ruling) or the ``every_family`` variant."""
-    return state.setup.variant(ART_11)
 
 
 class ListingMemo:
@@ -111,7 +105,7 @@ class Table:
             if effect is None:
                 continue
             if unfinished is None:
-                unfinished = self._unfinished()
+                unfinished = self.unfinished()
             if card_id not in unfinished:
                 out.append((self.card(card_id), effect))
         return tuple(out)
@@ -172,51 +166,12 @@ class Table:
         return len(self.state.players[player].area) < self.area_capacity(player)
 
     def summoned(self, player: int, family: Family | None = None) -> list[Card]:
-        """The player's summoned cards; with ``family``, those that are of it or may be taken as it now (ART-11:
-        where a check only asks whether such a card exists, Loki qualifies on its owner's turn, unasked)."""
+        """The player's summoned cards; with ``family``, those that are of it or may be taken as it now (Loki,
+        ART-11: :func:`oracle.reference.effects.loki.may_be`)."""
         cards = [self.card(c) for c in self.state.players[player].area]
         if family is None:
             return cards
-        return [c for c in cards if c.family is family or self._wildcard(player, c)]
-
-    def _wildcard(self, player: int, card: Card) -> bool:
-        """ART-11: Loki may be any family during its owner's turn (its ∞ in force, SUM-6), and is Wind otherwise."""
-        if self.state.turn_player != player:
-            return False
-        effect = PERMANENT.get(card.id)
-        return effect is not None and effect.any_family_on_own_turn and card.id not in self._unfinished()
-
-    def wildcard(self, player: int) -> Card | None:
-        """ART-11: the card of the player's area whose family its owner chooses for each look now (Loki), if any."""
-        return next((c for c in self.summoned(player) if self._wildcard(player, c)), None)
-
-    def every_family(self) -> bool:
-        """ART-11's ``every_family`` variant: Loki is every family at once on its owner's turn, nobody is asked."""
-        return loki_reading(self.state) == EVERY_FAMILY
-
-    def families_of(self, player: int, card: Card, chosen: Family | None) -> frozenset[Family]:
-        """ART-11: the families a card of the player's area has for one look: its printed family; Loki's, on its
-        owner's turn, the one ``chosen`` for this look (every family under the ``every_family`` variant)."""
-        if not self._wildcard(player, card):
-            return frozenset((card.family,))
-        if self.every_family():
-            return frozenset(Family)
-        return frozenset((card.family if chosen is None else chosen,))
-
-    def count_family(self, player: int, family: Family, chosen: Family | None) -> int:
-        """How many of the player's summoned cards are ``family`` for one look (Loki taken as ``chosen``, ART-11)."""
-        return sum(1 for c in self.summoned(player) if family in self.families_of(player, c, chosen))
-
-    def families_in_area(self, player: int, chosen: Family | None = None) -> set[Family]:
-        """The different families present for one look, Loki taken as ``chosen`` (ART-11); under the
-        ``every_family`` variant Loki supplies one family that is otherwise missing."""
-        cards = self.summoned(player)
-        if not self.every_family():
-            return {family for c in cards for family in self.families_of(player, c, chosen)}
-        fixed = {c.family for c in cards if not self._wildcard(player, c)}
-        wild = sum(1 for c in cards if self._wildcard(player, c))
-        missing = [f for f in Family if f not in fixed]
-        return fixed | set(missing[:wild])
+        return loki.may_be(self, player, cards, family)
 
     def name_of(self, source: str) -> str:
         """The printed name of a card or tile (a rule id stays as it is)."""
@@ -224,7 +179,7 @@ class Table:
             return self.cards.cards[source].name
         return self.cards.tiles[source].name if source in self.cards.tiles else source
 
-    def _unfinished(self) -> set[str]:
+    def unfinished(self) -> set[str]:
         """The cards whose summon is still in progress (SUM-6: their Permanent effect is not in force yet)."""
         return {f.card for f in self.state.stack if f.kind is FrameKind.SUMMON}
 
@@ -355,9 +310,9 @@ class Table:
         self.state.players[player].hand.append(card_id)
         self.emit("card_tamed", player=player, card=card_id)
         card = self.card(card_id)
-        for _, effect in self.in_force(player):
+        for trigger, effect in self.in_force(player):
             if effect.on_tame is not None:
-                effect.on_tame(self, player, card)
+                effect.on_tame(self, player, trigger.id, card)
 
     def place_summoned(self, player: int, card_id: str, paid: Stones, free: bool) -> None:
         """SUM-2/SUM-6: the card leaves the hand for the area; the summon frame takes it from there."""
@@ -371,7 +326,7 @@ class Table:
         info = SummonInfo(player, self.card(card_id), paid)
         for trigger_card, effect in self.in_force(player):
             if effect.on_summon is not None and trigger_card.id != card_id:
-                effect.on_summon(self, player, info)
+                effect.on_summon(self, player, trigger_card.id, info)
 
     def discard_from_area(self, player: int, card_id: str, source: str) -> None:
         """EFF-7: a summoned card goes to the discard pile, unless its own effect replaces that (Ash, RUL-5);
@@ -389,7 +344,7 @@ class Table:
     def _leave_area_discarded(self, player: int, card_id: str, source: str) -> bool:
         """The card goes to the discard pile (True), or its own effect replaces the discard (Ash, RUL-5)."""
         own = PERMANENT.get(card_id)
-        if own is not None and own.replaces_own_discard is not None and card_id not in self._unfinished():
+        if own is not None and own.replaces_own_discard is not None and card_id not in self.unfinished():
             own.replaces_own_discard(self, player, card_id)
             return False
         self.state.players[player].area.remove(card_id)

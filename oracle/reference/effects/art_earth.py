@@ -9,17 +9,16 @@ from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent, triggered
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     UpgradeStones,
     another_card_in_area,
     gain_points,
-    gain_points_per,
     gain_printed_cost_of,
     held_stones,
     holds_an_upgradable_stone,
     other_summoned,
+    points_per_card_of,
     recover_self,
     recovers_itself,
 )
@@ -117,8 +116,5 @@ def _wendigo(table: Table, owner: int, card_id: str, lost: int) -> None:
 
 # art-earth-06 Wendigo: ⚡ 2 points per Earth card in the area, Wendigo included (SUM-5); ∞ when you lose 1 or more
 # points it recovers itself at once (RUL-4).
-instant("art-earth-06", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(2, lambda ctx: ctx.count_in_area(Family.EARTH)),
-), rule="SUM-5"))
+instant("art-earth-06", Effect(points_per_card_of(2, Family.EARTH), rule="SUM-5"))
 permanent("art-earth-06", Permanent(on_lose_points=_wendigo, rule="RUL-4"))

@@ -8,11 +8,11 @@ from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
 from oracle.reference.effects.steps import (
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     gain_points_per,
     gain_stones,
+    points_per_card_of,
     recovers_itself,
 )
 from oracle.reference.notes import OPTIONS
@@ -50,10 +50,7 @@ def _fireblast_recovers(table: Table, owner: int) -> bool:
 
 # art-fire-04 Fireblast: ⚡ 1 point per pair of Fire cards in the area, Fireblast included (SUM-5); ∞ holding 4 or
 # more stones, it recovers itself at once, before any holding-limit choice (RUL-4).
-instant("art-fire-04", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(1, lambda ctx: ctx.count_in_area(Family.FIRE) // 2),
-), rule="SUM-5"))
+instant("art-fire-04", Effect(points_per_card_of(1, Family.FIRE, group=2), rule="SUM-5"))
 permanent("art-fire-04", Permanent(recover_when=_fireblast_recovers, rule="RUL-4"))
 
 LOSE_BLUE = option("art-fire-05", "lose_blue_stone")

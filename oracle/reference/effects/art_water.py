@@ -7,14 +7,12 @@ from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, instant_can_resolve, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
-    chosen_family_count,
     discard_chosen_from_hand,
     family_names,
-    gain_points_per,
     hand_cards,
+    points_per_card_of,
     recovers_itself,
 )
 from oracle.reference.notes import DISCARD, OPTIONS, SUMMON
@@ -51,17 +49,13 @@ def _thalassa(table: Table, owner: int, card_id: str, stones: Stones) -> None:
 
 # art-water-03 Thalassa: ⚡ 1 point per Water card in the area, Thalassa included (SUM-5); ∞ on gaining a blue
 # stone it recovers itself at once, before any holding-limit choice (RUL-4, the manual's Thalassa example).
-instant("art-water-03", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(1, lambda ctx: ctx.count_in_area(Family.WATER)),
-), rule="SUM-5"))
+instant("art-water-03", Effect(points_per_card_of(1, Family.WATER), rule="SUM-5"))
 permanent("art-water-03", Permanent(on_gain_stones=_thalassa, rule="RUL-4"))
 
 # art-water-04 Kraken: ⚡ name a family; 2 points per card of it in the area, Kraken included (SUM-5, ART-11).
 instant("art-water-04", Effect((
     ChooseOptions(OPTIONS, "Kraken: choose a family", family_names),
-    ChooseFamilyForLook(),
-    gain_points_per(2, chosen_family_count),
+    *points_per_card_of(2),
 ), rule="SUM-5"))
 
 

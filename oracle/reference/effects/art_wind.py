@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from oracle.core.model import EffectType, Stones
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     Draw,
     SummonFromHand,
     any_card,
-    chosen_family_count,
     family_names,
     free_summon_candidates,
     gain_points_per,
+    points_per_card_of,
     recovers_itself,
 )
 from oracle.reference.notes import DRAWN, OPTIONS, SUMMONED, TO_DRAW_PILE
@@ -53,8 +53,7 @@ active("art-wind-02", Effect((
 # art-wind-03 Rukh: ⌛ name a family; 1 point per card of it in the area (Loki as its owner chooses: ART-11).
 active("art-wind-03", Effect((
     ChooseOptions(OPTIONS, "Rukh: choose a family", family_names),
-    ChooseFamilyForLook(),
-    gain_points_per(1, chosen_family_count),
+    *points_per_card_of(1),
 ), rule="ART-11"))
 
 
@@ -80,8 +79,8 @@ instant("art-wind-04", Effect((
     Do(_horus_points),
 ), can_resolve=_horus_can_resolve, rule="RUL-2"))
 
-# art-wind-05 Loki: ∞ on its owner's turn its owner chooses its family for each look, otherwise it is Wind (ART-11);
-# ⌛ 1 point per area card with a Permanent effect, Loki included.
+# art-wind-05 Loki: ∞ on its owner's turn its owner chooses its family for each look, otherwise it is Wind (ART-11,
+# the rule and its variants in loki.py); ⌛ 1 point per area card with a Permanent effect, Loki included.
 permanent("art-wind-05", Permanent(any_family_on_own_turn=True, rule="ART-11"))
 active("art-wind-05", Effect(
     (gain_points_per(1, lambda ctx: sum(1 for c in ctx.area() if c.has(EffectType.PERMANENT))),),

@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from oracle.core.cards import Card
 from oracle.core.model import Family
+from oracle.reference.effects import loki
 from oracle.reference.notes import LOOK_FAMILY, Note
 from oracle.reference.state import Frame
 from oracle.reference.table import Table
@@ -62,11 +63,11 @@ class EffectContext:
         """The owner's summoned cards (of ``family``, Loki taken as the family chosen for this look: ART-11)."""
         if family is None:
             return len(self.table.summoned(self.owner))
-        return self.table.count_family(self.owner, family, self.note(LOOK_FAMILY))
+        return loki.count_family(self.table, self.owner, family, self.note(LOOK_FAMILY))
 
     def families_in_area(self) -> int:
         """How many different families the owner's area has (Loki taken as the family chosen for this look)."""
-        return len(self.table.families_in_area(self.owner, self.note(LOOK_FAMILY)))
+        return len(loki.families_in_area(self.table, self.owner, self.note(LOOK_FAMILY)))
 
     def hand(self) -> list[str]:
         return list(self.table.hand(self.owner))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from oracle.core.cards import Card
 from oracle.core.model import EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import INSTANT, Effect, instant, instant_can_resolve
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     Do,
     Draw,
     SummonFromHand,
@@ -20,6 +20,7 @@ from oracle.reference.effects.steps import (
     gain_printed_cost_of,
     gain_stones,
     other_summoned,
+    points_per_card_of,
     points_then_chosen_player_discards,
 )
 from oracle.reference.notes import COPY, RECOVER
@@ -53,10 +54,7 @@ instant("base-dragon-01", Effect((
 ), can_resolve=_dragon_in_hand_summonable, rule="RUL-15"))
 
 # base-dragon-02 Tidal: ⚡ 5 points per Dragon card in the area, Tidal included (SUM-5).
-instant("base-dragon-02", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(5, lambda ctx: ctx.count_in_area(Family.DRAGON)),
-), rule="SUM-5"))
+instant("base-dragon-02", Effect(points_per_card_of(5, Family.DRAGON), rule="SUM-5"))
 
 
 # base-dragon-03 Ember: ⚡ 7 points; a chosen player (you allowed) discards a Water card they pick (SUM-4, EFF-7).

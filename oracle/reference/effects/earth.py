@@ -5,10 +5,10 @@ from __future__ import annotations
 from oracle.core.model import Color, Family, Stones
 from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     ChoosePlayer,
     Do,
     SummonFromHand,
@@ -25,6 +25,7 @@ from oracle.reference.effects.steps import (
     gain_printed_cost_of,
     hand_cards,
     other_summoned,
+    points_per_card_of,
     recover_self,
     times_triggered,
 )
@@ -84,8 +85,8 @@ instant("base-earth-03", Effect((
 ), can_resolve=another_card_in_hand, rule="SUM-4"))
 
 
-def _gargoyle(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, 3 * times_triggered(table, summon.paid.purple), "base-earth-04")
+def _gargoyle(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, 3 * times_triggered(table, summon.paid.purple), card_id)
 
 
 # base-earth-04 Gargoyle: ∞ 3 points once per summon paid with at least one purple stone (RUL-1, or per purple
@@ -190,7 +191,4 @@ instant("base-earth-14", Effect((
 ), rule="SUM-5"))
 
 # base-earth-15 Sand Giant: ⚡ 4 points per Earth card in the area, Sand Giant included (SUM-5).
-instant("base-earth-15", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(4, lambda ctx: ctx.count_in_area(Family.EARTH)),
-), rule="SUM-5"))
+instant("base-earth-15", Effect(points_per_card_of(4, Family.EARTH), rule="SUM-5"))

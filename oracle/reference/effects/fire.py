@@ -5,16 +5,17 @@ from __future__ import annotations
 from oracle.core.cards import Card
 from oracle.core.model import Color, EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     Do,
     discard_stones_for_points,
     gain_points,
     gain_points_if,
     gain_points_per,
     gain_stones,
+    points_per_card_of,
     recover_chosen,
     recover_self,
 )
@@ -59,14 +60,11 @@ instant(
 active("base-fire-09", Effect((discard_stones_for_points(Stones.of(Color.RED), 3),), rule="EFF-2"))
 
 # base-fire-10 Lava Giant: ⚡ 2 points per Fire card in the area, Lava Giant included (SUM-5).
-instant("base-fire-10", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(2, lambda ctx: ctx.count_in_area(Family.FIRE)),
-), rule="SUM-5"))
+instant("base-fire-10", Effect(points_per_card_of(2, Family.FIRE), rule="SUM-5"))
 
 
-def _phoenix(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, summon.paid.red, "base-fire-11")
+def _phoenix(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, summon.paid.red, card_id)
 
 
 # base-fire-11 Phoenix: ∞ on each summon, 1 point per red stone paid (RUL-1; not its own summon: EFF-3).

@@ -66,9 +66,10 @@ class SummonInfo:
 class Permanent:
     """A Permanent effect of a card in force in its owner's area (rule EFF-3).
 
-    Event triggers receive the table, the owner and this card's id first: ``on_sell`` (the sold card and
-    the stones received), ``on_gain_stones``, ``on_lose_points``, ``on_draw``, ``on_other_discarded`` (another
-    of the owner's summoned cards was discarded). ``replaces_own_discard`` happens instead of this card
+    Event triggers receive the table, the owner and this card's id first: ``on_summon`` (who summoned which card,
+    paying what), ``on_tame`` (the tamed card), ``on_sell`` (the sold card and the stones received),
+    ``on_gain_stones``, ``on_lose_points``, ``on_draw``, ``on_other_discarded`` (another of the owner's summoned
+    cards was discarded). ``replaces_own_discard`` happens instead of this card
     being discarded (Ash). ``recover_when`` is a condition on the owner's position under which the card
     recovers itself at once (Fireblast, RUL-4). ``fixed_cost`` fixes a cost, ignoring every change (ART-9).
     """
@@ -78,8 +79,8 @@ class Permanent:
     swap_blue_purple: bool = False
     limit_bonus: int = 0
     cost_change: Callable[[Card], int] | None = None
-    on_summon: Callable[[Table, int, SummonInfo], None] | None = None
-    on_tame: Callable[[Table, int, Card], None] | None = None
+    on_summon: Callable[[Table, int, str, SummonInfo], None] | None = None
+    on_tame: Callable[[Table, int, str, Card], None] | None = None
     fixed_cost: Callable[[Card], int | None] | None = None
     on_sell: Callable[[Table, int, str, Card, Stones], None] | None = None
     on_gain_stones: Callable[[Table, int, str, Stones], None] | None = None

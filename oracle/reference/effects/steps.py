@@ -15,11 +15,11 @@ from oracle.core.model import NO_STONES, EffectType, Family, Stones
 from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned, hand_as_if_summoned
-from oracle.reference.effects.registry import Answer, Effect, instant_can_resolve
+from oracle.reference.effects.loki import ChooseFamilyForLook
+from oracle.reference.effects.registry import Answer, Effect, Stage, instant_can_resolve
 from oracle.reference.notes import (
     DISCARD,
     DRAWN,
-    LOOK_FAMILY,
     OPTIONS,
     RECOVER,
     SHELTERED,
@@ -83,6 +83,18 @@ def gain_points_if(n: int, condition: Condition) -> Do:
 def gain_points_per(n: int, count: Callable[[EffectContext], int]) -> Do:
     """'Gain ``n`` points per ...'."""
     return Do(lambda ctx: ctx.table.gain_points(ctx.owner, n * count(ctx), ctx.source_id))
+
+
+def points_per_card_of(points: int, family: Family | None = None, group: int = 1) -> tuple[Stage, ...]:
+    """'``points`` points per card of ``family`` in your area' (per ``group`` of them: Fireblast's pairs), the acting
+    card included (SUM-5); with no ``family``, of the family named under ``OPTIONS`` (Kraken, Rukh). Loki's owner
+    first chooses Loki's family for this look (ART-11)."""
+
+    def count(ctx: EffectContext) -> int:
+        families = (family,) if family is not None else tuple(Family(name) for name in ctx.note(OPTIONS))
+        return sum(ctx.count_in_area(f) for f in families) // group
+
+    return (ChooseFamilyForLook(), gain_points_per(points, count))
 
 
 def gain_stones(stones: Stones) -> Do:
@@ -229,40 +241,6 @@ class ChoosePlayer:
 
     def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
         ctx.remember(self.note, answer if isinstance(answer, int) else None)
-        return True
-
-
-def look_prompt(wildcard: str, looking: str) -> str:
-    """The prompt of Loki's question, naming the card (or tile, or rule) that looks: ART-11."""
-    return f"{wildcard}: which family for {looking}?"
-
-
-class ChooseFamilyForLook:
-    """ART-11: this effect looks at the families of its owner's area, and on its owner's turn Loki's owner chooses
-    the one family Loki has for this look (asked even where one answer alone changes anything); the family is
-    noted under ``LOOK_FAMILY`` for the counting stages after it.
-
-    Asked only while Loki's ∞ is in force on its owner's turn (SUM-6), when ``when`` holds (the look reaches
-    Loki), and not under the ``every_family`` variant. The decision's ``source`` is Loki, its ``looking`` the card
-    or tile whose effect looks.
-    """
-
-    def __init__(self, when: Condition | None = None) -> None:
-        self.when = when
-
-    def decide(self, ctx: EffectContext) -> DecisionSpec | None:
-        wildcard = ctx.table.wildcard(ctx.owner)
-        if wildcard is None or ctx.table.every_family() or (self.when is not None and not self.when(ctx)):
-            return None
-        return DecisionSpec(
-            DecisionKind.CHOOSE_OPTIONS, ctx.owner,
-            look_prompt(wildcard.name, ctx.table.name_of(ctx.source_id)), source=wildcard.id,
-            options=tuple(f.value for f in Family), looking=ctx.source_id,
-        )
-
-    def resolve(self, ctx: EffectContext, answer: Answer) -> bool:
-        if isinstance(answer, tuple) and answer:
-            ctx.remember(LOOK_FAMILY, Family(answer[0]))
         return True
 
 
@@ -499,11 +477,6 @@ def gain_printed_cost_of(note: Note[tuple[str, ...]], move: Callable[[Table, int
 def recovers_itself(table: Table, owner: int, card_id: str) -> None:
     """RUL-4: a card whose Permanent condition for recovering itself is met returns to its owner's hand."""
     table.recover(owner, card_id, card_id)
-
-
-def chosen_family_count(ctx: EffectContext) -> int:
-    """Cards of the family chosen under ``OPTIONS`` in the owner's area (Loki as chosen for this look: ART-11)."""
-    return sum(ctx.count_in_area(Family(name)) for name in ctx.note(OPTIONS))
 
 
 def copy_effect(ctx: EffectContext, source_card: str, effect_type: EffectType) -> None:

@@ -1,4 +1,5 @@
-"""Artifacts expansion: the 11 artifact tiles, registered by tile id.
+"""Artifacts expansion: the 11 artifact tiles, registered by tile id, each under a headline like the cards':
+``# <id> <Name>: <instant|action|permanent>, <effect> (rules)``.
 
 A tile's effect frame has the effect kind ``ARTIFACT`` and the tile id as its card, so ``ctx.card_id`` and
 ``ctx.source_id`` are the tile id. Instant tiles resolve as soon as they are taken (ART-4); Action tiles
@@ -16,11 +17,11 @@ from oracle.core.options import option
 from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook, chose_the_wildcard, has_family
 from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Tile, TileAbility, tile
 from oracle.reference.effects.steps import (
     Automatic,
     ChooseCards,
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     Draw,
@@ -37,7 +38,7 @@ from oracle.reference.effects.steps import (
     holds_an_upgradable_stone,
     resolve_active_of,
 )
-from oracle.reference.notes import ACTIVATE, DISCARD, LOOK_FAMILY, OPTIONS, RETRIEVE, SHELTER, SOLD
+from oracle.reference.notes import ACTIVATE, DISCARD, OPTIONS, RETRIEVE, SHELTER, SOLD
 from oracle.reference.state import EffectKind, Zone
 from oracle.reference.table import Table
 
@@ -63,9 +64,6 @@ def _buy_area(ctx: EffectContext) -> None:
     ctx.table.buy_area(ctx.owner, ctx.source_id)
 
 
-# ---------------------------------------------------------------- Incense Burner (base, 2+, action)
-
-
 def _incense_available(table: Table, owner: int) -> list[str]:
     """ART-8 / RUL-9: buying is offered below two Additional Areas with a legal payment of 3; sheltering with a
     card left in the draw or discard pile."""
@@ -77,6 +75,8 @@ def _incense_available(table: Table, owner: int) -> list[str]:
     return options
 
 
+# tile-incense-burner Incense Burner: action, buy an Additional Area for a price of 3, or shelter the top 2 cards
+# of the draw pile (ART-8, RUL-9).
 tile("tile-incense-burner", Tile(TileAbility.ACTION, Effect((
     ChooseOptions(OPTIONS, "Incense Burner: buy an Additional Area for 3, or shelter the top 2 cards of the draw pile",
                   lambda ctx: _incense_available(ctx.table, ctx.owner)),
@@ -84,9 +84,6 @@ tile("tile-incense-burner", Tile(TileAbility.ACTION, Effect((
              when=chose(OPTIONS, option("tile-incense-burner", "buy_area"))),
     ShelterFromDrawPile(2, when=chose(OPTIONS, option("tile-incense-burner", "shelter_top_2"))),
 ), can_resolve=lambda table, owner, tile_id: bool(_incense_available(table, owner)), rule="RUL-9"), rule="RUL-9"))
-
-
-# ---------------------------------------------------------------- Monkey King's Staff (base, 2+, action)
 
 
 def _staff_discard(ctx: EffectContext) -> None:
@@ -99,13 +96,12 @@ def _two_hand_cards(table: Table, owner: int, tile_id: str) -> bool:
     return len(table.hand(owner)) >= 2
 
 
+# tile-monkey-king-s-staff Monkey King's Staff: action, discard 2 hand cards to gain 2 red, 1 blue and 1 purple
+# stone (usable with 2 cards in hand).
 tile("tile-monkey-king-s-staff", Tile(TileAbility.ACTION, Effect((
     ChooseCards(DISCARD, "Monkey King's Staff: discard 2 cards from your hand", hand_cards, least=2, most=2),
     Do(_staff_discard),
 ), can_resolve=_two_hand_cards)))
-
-
-# ---------------------------------------------------------------- Pied Piper's Pipe (base, 2+, instant)
 
 
 def _piper_options(ctx: EffectContext) -> list[str]:
@@ -120,14 +116,12 @@ def _retrieve_all(ctx: EffectContext) -> None:
             ctx.table.retrieve(ctx.owner, card_id, ctx.source_id)
 
 
+# tile-pied-piper-s-pipe Pied Piper's Pipe: instant, draw 1 card, or retrieve all your sheltered cards (ART-14).
 tile("tile-pied-piper-s-pipe", Tile(TileAbility.INSTANT, Effect((
     ChooseOptions(OPTIONS, "Pied Piper's Pipe: draw 1 card, or retrieve all your sheltered cards", _piper_options),
     Draw(when=chose(OPTIONS, option("tile-pied-piper-s-pipe", "draw"))),
     Do(_retrieve_all),
 ), rule="ART-14"), rule="ART-14"))
-
-
-# ---------------------------------------------------------------- Seven-League Boots (base, 3+, instant)
 
 
 class _RevealOne(Automatic):
@@ -152,14 +146,13 @@ def _shelter_from_display(ctx: EffectContext) -> None:
         ctx.table.shelter(ctx.owner, card_id, Zone.DISPLAY, ctx.source_id)
 
 
+# tile-seven-league-boots Seven-League Boots: instant, reveal one more card, then shelter 1 card of the display
+# (ART-13).
 tile("tile-seven-league-boots", Tile(TileAbility.INSTANT, Effect((
     _RevealOne(),
     ChooseCards(SHELTER, "Seven-League Boots: shelter 1 card of the display", _unmarked_display),
     Do(_shelter_from_display),
 ), rule="ART-13"), rule="ART-13"))
-
-
-# ---------------------------------------------------------------- Golden Fleece (base, 4, action)
 
 
 def _fleece_options(ctx: EffectContext) -> list[str]:
@@ -187,6 +180,8 @@ def _own_shelter_if(option: str) -> Callable[[EffectContext], list[str]]:
     return candidates
 
 
+# tile-golden-fleece Golden Fleece: action, gain 2 red stones, then shelter the top card of the draw pile or
+# retrieve 1 sheltered card (ART-7).
 tile("tile-golden-fleece", Tile(TileAbility.ACTION, Effect((
     gain_stones(Stones(red=2)),
     ChooseOptions(OPTIONS, "Golden Fleece: shelter the top card of the draw pile, or retrieve 1 sheltered card",
@@ -198,15 +193,10 @@ tile("tile-golden-fleece", Tile(TileAbility.ACTION, Effect((
 ))))
 
 
-# ---------------------------------------------------------------- Book of Thoth (advanced, action)
-
-
+# tile-book-of-thoth Book of Thoth: action, upgrade up to 2 of your stones one step each (RUL-8).
 tile("tile-book-of-thoth", Tile(TileAbility.ACTION, Effect((
     UpgradeStones("Book of Thoth: upgrade up to 2 of your stones, each one step", held_stones, most=2),
 ), can_resolve=holds_an_upgradable_stone, rule="RUL-8"), rule="RUL-8"))
-
-
-# ---------------------------------------------------------------- Cap of Hades (advanced, action)
 
 
 def _shelter_from_hand(ctx: EffectContext) -> None:
@@ -229,6 +219,8 @@ def _cap_reward(ctx: EffectContext) -> None:
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
+# tile-cap-of-hades Cap of Hades: action, shelter 1 hand card, then buy an Additional Area for free or gain 1 purple
+# stone (ART-8).
 tile("tile-cap-of-hades", Tile(TileAbility.ACTION, Effect((
     ChooseCards(SHELTER, "Cap of Hades: shelter 1 card from your hand", hand_cards),
     Do(_shelter_from_hand),
@@ -236,8 +228,6 @@ tile("tile-cap-of-hades", Tile(TileAbility.ACTION, Effect((
     Do(_cap_reward),
 ), can_resolve=another_card_in_hand, rule="ART-8"), rule="ART-8"))
 
-
-# ---------------------------------------------------------------- Gem of Kukulkan (advanced, permanent)
 
 GEM = "tile-gem-of-kukulkan"
 
@@ -262,30 +252,23 @@ def _gem_take_back(ctx: EffectContext) -> None:
         ctx.table.take_from_discard_pile(ctx.owner, sold, ctx.source_id)
 
 
+# tile-gem-of-kukulkan Gem of Kukulkan: permanent, after a sale you may pay 1 red stone to put the sold card into
+# your hand (RUL-7).
 tile(GEM, Tile(TileAbility.PERMANENT, Effect((
     ChooseOptions(OPTIONS, "Gem of Kukulkan: pay 1 red stone to put the sold card into your hand?", _gem_options),
     Do(_gem_take_back),
 ), rule="RUL-7"), on_sell=_gem_on_sell, rule="RUL-7"))
 
 
-# ---------------------------------------------------------------- Imperial Seal (advanced, action)
-
-
 def _own_area(ctx: EffectContext) -> list[str]:
     return list(ctx.table.state.players[ctx.owner].area)
-
-
-def _seal_discards_the_wildcard(ctx: EffectContext) -> bool:
-    """The Imperial Seal looks at the family of the card it discards only (ART-11: Loki's family is asked then)."""
-    wildcard = ctx.table.wildcard(ctx.owner)
-    return wildcard is not None and ctx.chosen(DISCARD) == wildcard.id
 
 
 def _seal_discard(ctx: EffectContext) -> None:
     """ART-10: a real discard from the area (Ash replaces it, Totem Pole reacts). The family is read before the
     discard, on the owner's turn (Loki as its owner chose for this look: ART-11)."""
     card_id = ctx.the_chosen(DISCARD)
-    dragon = Family.DRAGON in ctx.table.families_of(ctx.owner, ctx.card(card_id), ctx.note(LOOK_FAMILY))
+    dragon = has_family(ctx, card_id, Family.DRAGON)
     ctx.table.discard_from_area(ctx.owner, card_id, ctx.source_id)
     if dragon:
         ctx.table.gain_stones(ctx.owner, Stones(blue=1), ctx.source_id)
@@ -295,14 +278,13 @@ def _area_not_empty(table: Table, owner: int, tile_id: str) -> bool:
     return bool(table.state.players[owner].area)
 
 
+# tile-imperial-seal Imperial Seal: action, discard 1 of your summoned cards; a Dragon gains 1 blue stone (ART-10;
+# Loki's family is asked for the look: ART-11).
 tile("tile-imperial-seal", Tile(TileAbility.ACTION, Effect((
     ChooseCards(DISCARD, "Imperial Seal: discard 1 of your summoned cards", _own_area),
-    ChooseFamilyForLook(when=_seal_discards_the_wildcard),
+    ChooseFamilyForLook(when=chose_the_wildcard(DISCARD)),
     Do(_seal_discard),
 ), can_resolve=_area_not_empty, rule="ART-10"), rule="ART-10"))
-
-
-# ---------------------------------------------------------------- Philosopher's Stone (advanced, instant)
 
 
 PHILOSOPHER = "tile-philosopher-s-stone"
@@ -335,6 +317,8 @@ def _discard_for_purple(ctx: EffectContext) -> None:
         ctx.table.gain_stones(ctx.owner, Stones(purple=1), ctx.source_id)
 
 
+# tile-philosopher-s-stone Philosopher's Stone: instant, retrieve 1 sheltered card and/or discard 1 from your
+# shelter for 1 purple stone (ART-7).
 tile("tile-philosopher-s-stone", Tile(TileAbility.INSTANT, Effect((
     _PhilosopherChoice(),
     ChooseCards(RETRIEVE, "Philosopher's Stone: retrieve 1 of your sheltered cards",
@@ -344,9 +328,6 @@ tile("tile-philosopher-s-stone", Tile(TileAbility.INSTANT, Effect((
                 _own_shelter_if(option("tile-philosopher-s-stone", "discard_for_purple"))),
     Do(_discard_for_purple),
 ), rule="ART-7"), rule="ART-7"))
-
-
-# ---------------------------------------------------------------- Ring of Wishes (advanced, action)
 
 
 def _wishable(table: Table, owner: int) -> list[str]:
@@ -364,6 +345,7 @@ def _ring_resolve(ctx: EffectContext) -> None:
     resolve_active_of(ctx, card_id)
 
 
+# tile-ring-of-wishes Ring of Wishes: action, resolve the Active effect of one card of your area (ART-15).
 tile("tile-ring-of-wishes", Tile(TileAbility.ACTION, Effect((
     ChooseCards(ACTIVATE, "Ring of Wishes: resolve the Active effect of one card in your area",
                 lambda ctx: _wishable(ctx.table, ctx.owner)),

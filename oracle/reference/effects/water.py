@@ -6,9 +6,9 @@ from oracle.core.cards import Card
 from oracle.core.model import Color, Family, Stones
 from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
-    ChooseFamilyForLook,
     ChooseOptions,
     Do,
     Draw,
@@ -19,6 +19,7 @@ from oracle.reference.effects.steps import (
     gain_points_if,
     gain_points_per,
     gain_stones,
+    points_per_card_of,
     points_then_chosen_player_discards,
     recover_self,
     times_triggered,
@@ -39,8 +40,8 @@ def _yuki_onna(ctx: EffectContext) -> None:
 instant("base-water-01", Effect((Do(_yuki_onna),), rule="RUL-16"))
 
 
-def _kappa(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, 2 * times_triggered(table, summon.paid.blue), "base-water-02")
+def _kappa(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, 2 * times_triggered(table, summon.paid.blue), card_id)
 
 
 # base-water-02 Kappa: ∞ 2 points once per summon paid with at least one blue stone (RUL-1, or per blue stone
@@ -117,9 +118,9 @@ instant("base-water-10", Effect((
 instant("base-water-11", points_then_chosen_player_discards("Leviathan", 7, Family.DRAGON))
 
 
-def _triton(table: Table, owner: int, card: Card) -> None:
-    if card.family is Family.WATER:
-        table.gain_stones(owner, Stones(blue=2), "base-water-12")
+def _triton(table: Table, owner: int, card_id: str, tamed: Card) -> None:
+    if tamed.family is Family.WATER:
+        table.gain_stones(owner, Stones(blue=2), card_id)
 
 
 # base-water-12 Triton: ∞ whenever you tame a Water card, gain 2 blue stones (TAME-1, EFF-4).
@@ -134,7 +135,4 @@ permanent("base-water-13", Permanent(blue_purple_bonus=1, rule="RUL-16"))
 active("base-water-14", Effect((discard_stones_for_points(Stones(blue=1), 5),), rule="EFF-2"))
 
 # base-water-15 Poseidon: ⚡ 3 points per Water card in the area, Poseidon included (SUM-5).
-instant("base-water-15", Effect((
-    ChooseFamilyForLook(),
-    gain_points_per(3, lambda ctx: ctx.count_in_area(Family.WATER)),
-), rule="SUM-5"))
+instant("base-water-15", Effect(points_per_card_of(3, Family.WATER), rule="SUM-5"))

@@ -5,16 +5,17 @@ from __future__ import annotations
 from oracle.core.cards import Card
 from oracle.core.model import EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext
+from oracle.reference.effects.loki import ChooseFamilyForLook
 from oracle.reference.effects.registry import ACTIVE, Answer, Effect, Permanent, SummonInfo, active, instant, permanent
 from oracle.reference.effects.steps import (
     ChooseCards,
-    ChooseFamilyForLook,
     Do,
     Draw,
     copy_effect,
     gain_points,
     gain_points_if,
     gain_points_per,
+    points_per_card_of,
     recover_self,
     resolve_active_of,
 )
@@ -53,7 +54,7 @@ instant("base-wind-04", Effect((gain_points(6), Do(_tengu_to_draw_pile)), rule="
 
 # base-wind-05 Boreas: ⚡ 1 point per Wind card in the area, Boreas included, then Recover this card (SUM-5, EFF-6).
 instant("base-wind-05", Effect(
-    (ChooseFamilyForLook(), gain_points_per(1, lambda ctx: ctx.count_in_area(Family.WIND)), recover_self()),
+    (*points_per_card_of(1, Family.WIND), recover_self()),
     rule="SUM-5",
 ))
 
@@ -90,8 +91,8 @@ instant("base-wind-07", Effect((Draw(),), rule="DECK-1"))
 permanent("base-wind-07", Permanent(cost_change=_hippogriff_cost, rule="SUM-3"))
 
 
-def _sylph(table: Table, owner: int, summon: SummonInfo) -> None:
-    table.gain_points(owner, 1, "base-wind-08")
+def _sylph(table: Table, owner: int, card_id: str, summon: SummonInfo) -> None:
+    table.gain_points(owner, 1, card_id)
 
 
 # base-wind-08 Sylph: ⚡ draw 1 card; ∞ whenever you summon a card, free summons too, 1 point (not its own: EFF-3).
