@@ -547,15 +547,11 @@ def parse(table: Table, spec: DecisionSpec | None, action: object) -> Move | Rej
     return move if rejection is None else rejection
 
 
-def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection | None:
+# The invariants' lock-step judges actions it does not apply: vale_invariants/lockstep.py.
+def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection | None:  # pragma: no cover - lock-step
     """Why ``action`` does not legally answer the pending decision ``spec``; None if it does."""
     move = parse(table, spec, action)
     return move if isinstance(move, Rejection) else None
-
-
-def candidates(table: Table, spec: DecisionSpec) -> list[Move]:
-    """Answers worth checking for ``spec``: a superset of the legal ones (never lists a shuffle order)."""
-    return list(offered(spec.kind, TableOffer(table, spec)))
 
 
 def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:

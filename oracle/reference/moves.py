@@ -158,7 +158,8 @@ class Shuffle:
     player: int | None
     order: tuple[str, ...]
 
-    def to_json(self) -> JSON:
+    # Only the oracle's candidates for an engine without legal_actions list a shuffle: oracle/engines/candidates.py.
+    def to_json(self) -> JSON:  # pragma: no cover - the reference never lists chance's answer
         return {"type": "shuffle", "player": self.player, "order": list(self.order)}
 
 
