@@ -9,9 +9,8 @@ candidates into the list of legal actions, so the two can never disagree. The ac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, Generic, TypeVar
 
 from oracle.core.json_types import JSON
@@ -72,7 +71,7 @@ class ActionEntry(Generic[M]):
     parse: Parse
     check: Callable[[Table, DecisionSpec, M], Rejection | None]
     """Why the move does not legally answer the decision; None if it does."""
-    candidates: Callable[[Offer], Iterable[M]]
+    candidates: Callable[[Offer], list[M]]
     """Moves worth checking: a superset of the legal ones."""
     apply: Callable[[Table, int, M], None]
     """Apply the legal move for the deciding player (:data:`CHANCE` for a shuffle)."""
@@ -101,8 +100,8 @@ def _check_pick(table: Table, spec: DecisionSpec, move: Pick) -> Rejection | Non
     return None
 
 
-def _pick_candidates(offer: Offer) -> Iterator[Pick]:
-    return (Pick(offer.player, c) for c in offer.cards)
+def _pick_candidates(offer: Offer) -> list[Pick]:
+    return [Pick(offer.player, c) for c in offer.cards]
 
 
 def _pick(table: Table, player: int, move: Pick) -> None:
@@ -124,12 +123,12 @@ def _check_marked(table: Table, spec: DecisionSpec, move: Sell | Tame) -> Reject
         RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"))
 
 
-def _sell_candidates(offer: Offer) -> Iterator[Sell]:
-    return (Sell(offer.player, c) for c in offer.markers)
+def _sell_candidates(offer: Offer) -> list[Sell]:
+    return [Sell(offer.player, c) for c in offer.markers]
 
 
-def _tame_candidates(offer: Offer) -> Iterator[Tame]:
-    return (Tame(offer.player, c) for c in offer.markers)
+def _tame_candidates(offer: Offer) -> list[Tame]:
+    return [Tame(offer.player, c) for c in offer.markers]
 
 
 def _sell(table: Table, player: int, move: Sell) -> None:
@@ -181,8 +180,8 @@ def _check_summon(table: Table, spec: DecisionSpec, move: Summon) -> Rejection |
     return None
 
 
-def _summon_candidates(offer: Offer) -> Iterator[Summon]:
-    return (Summon(offer.player, c, paid) for c in offer.hand for paid in offer.summon_payments(c))
+def _summon_candidates(offer: Offer) -> list[Summon]:
+    return [Summon(offer.player, c, paid) for c in offer.hand for paid in offer.summon_payments(c)]
 
 
 def _summon(table: Table, player: int, move: Summon) -> None:
@@ -202,8 +201,8 @@ def _check_remove(table: Table, spec: DecisionSpec, move: Remove) -> Rejection |
     return check_payment(table.stones(player), move.payment, table.stone_values(player), table.state.round)
 
 
-def _remove_candidates(offer: Offer) -> Iterator[Remove]:
-    return (Remove(offer.player, c, paid) for paid in offer.removal_payments() for c in offer.area)
+def _remove_candidates(offer: Offer) -> list[Remove]:
+    return [Remove(offer.player, c, paid) for paid in offer.removal_payments() for c in offer.area]
 
 
 def _remove(table: Table, player: int, move: Remove) -> None:
@@ -224,8 +223,8 @@ def _check_end_turn(table: Table, spec: DecisionSpec, move: EndTurn) -> Rejectio
     ) if markers else None
 
 
-def _end_turn_candidates(offer: Offer) -> Iterator[EndTurn]:
-    yield EndTurn(offer.player)
+def _end_turn_candidates(offer: Offer) -> list[EndTurn]:
+    return [EndTurn(offer.player)]
 
 
 def _end_turn(table: Table, player: int, move: EndTurn) -> None:
@@ -250,8 +249,8 @@ def _check_keep(table: Table, spec: DecisionSpec, move: KeepStones) -> Rejection
     return None
 
 
-def _keep_candidates(offer: Offer) -> Iterator[KeepStones]:
-    return (KeepStones(offer.player, kept) for kept in offer.held.sub_collections() if kept.total == offer.limit)
+def _keep_candidates(offer: Offer) -> list[KeepStones]:
+    return [KeepStones(offer.player, kept) for kept in offer.held.sub_collections() if kept.total == offer.limit]
 
 
 def _keep_stones(table: Table, player: int, move: KeepStones) -> None:
@@ -270,8 +269,8 @@ def _check_resolve_active(table: Table, spec: DecisionSpec, move: ResolveActive)
         f"{card_id} has no unused Active effect in player {spec.player}'s area"))
 
 
-def _resolve_active_candidates(offer: Offer) -> Iterator[ResolveActive]:
-    return (ResolveActive(offer.player, c) for c in offer.cards)
+def _resolve_active_candidates(offer: Offer) -> list[ResolveActive]:
+    return [ResolveActive(offer.player, c) for c in offer.cards]
 
 
 def _resolve_active(table: Table, player: int, move: ResolveActive) -> None:
@@ -300,8 +299,8 @@ def _check_choose_player(table: Table, spec: DecisionSpec, move: ChoosePlayer) -
     return None
 
 
-def _choose_player_candidates(offer: Offer) -> Iterator[ChoosePlayer]:
-    return (ChoosePlayer(offer.player, p) for p in offer.players)
+def _choose_player_candidates(offer: Offer) -> list[ChoosePlayer]:
+    return [ChoosePlayer(offer.player, p) for p in offer.players]
 
 
 def _check_selection(chosen: tuple[str, ...], key: str, offered: tuple[str, ...], least: int,
@@ -321,17 +320,18 @@ def _check_choose_cards(table: Table, spec: DecisionSpec, move: ChooseCards) -> 
     return _check_selection(move.cards, "cards", spec.cards, spec.min, spec.max)
 
 
-def _choose_cards_candidates(offer: Offer) -> Iterator[ChooseCards]:
-    return (ChooseCards(offer.player, c) for c in selections(tuple(offer.cards), offer.least, offer.most,
-                                                             offer.ordered))
+def _choose_cards_candidates(offer: Offer) -> list[ChooseCards]:
+    chosen = selections(tuple(offer.cards), offer.least, offer.most, offer.ordered)
+    return [ChooseCards(offer.player, c) for c in chosen]
 
 
 def _check_choose_options(table: Table, spec: DecisionSpec, move: ChooseOptions) -> Rejection | None:
     return _check_selection(move.options, "options", spec.options, spec.min, spec.max)
 
 
-def _choose_options_candidates(offer: Offer) -> Iterator[ChooseOptions]:
-    return (ChooseOptions(offer.player, o) for o in selections(tuple(offer.options), offer.least, offer.most))
+def _choose_options_candidates(offer: Offer) -> list[ChooseOptions]:
+    chosen = selections(tuple(offer.options), offer.least, offer.most)
+    return [ChooseOptions(offer.player, o) for o in chosen]
 
 
 def _check_pay(table: Table, spec: DecisionSpec, move: Pay) -> Rejection | None:
@@ -339,8 +339,8 @@ def _check_pay(table: Table, spec: DecisionSpec, move: Pay) -> Rejection | None:
     return check_payment(table.stones(spec.decider), move.payment, table.stone_values(spec.decider), spec.cost)
 
 
-def _pay_candidates(offer: Offer) -> Iterator[Pay]:
-    return (Pay(offer.player, paid) for paid in offer.price_payments())
+def _pay_candidates(offer: Offer) -> list[Pay]:
+    return [Pay(offer.player, paid) for paid in offer.price_payments()]
 
 
 def _check_upgrade(table: Table, spec: DecisionSpec, move: UpgradeStones) -> Rejection | None:
@@ -362,14 +362,14 @@ def _check_upgrade(table: Table, spec: DecisionSpec, move: UpgradeStones) -> Rej
     return None
 
 
-def _upgrade_candidates(offer: Offer) -> Iterator[UpgradeStones]:
+def _upgrade_candidates(offer: Offer) -> list[UpgradeStones]:
     upgradable, least, most = offer.upgradable, offer.least, offer.most
-    return (
+    return [
         UpgradeStones(offer.player, Stones(r, b, 0))
         for r in range(upgradable.red + 1)
         for b in range(upgradable.blue + 1)
         if least <= r + b <= most
-    )
+    ]
 
 
 # ---------------------------------------------------------------------- shuffle (DECK-1)
@@ -384,8 +384,8 @@ def _check_shuffle(table: Table, spec: DecisionSpec, move: Shuffle) -> Rejection
     return None
 
 
-def _shuffle_candidates(offer: Offer) -> Iterator[Shuffle]:
-    return (Shuffle(None, order) for order in offer.shuffles())
+def _shuffle_candidates(offer: Offer) -> list[Shuffle]:
+    return [Shuffle(None, order) for order in offer.shuffles()]
 
 
 def _shuffle(table: Table, player: int, move: Shuffle) -> None:
@@ -407,8 +407,8 @@ def _check_take_artifact(table: Table, spec: DecisionSpec, move: TakeArtifact) -
     return None
 
 
-def _take_artifact_candidates(offer: Offer) -> Iterator[TakeArtifact]:
-    return (TakeArtifact(offer.player, t) for t in offer.cards)
+def _take_artifact_candidates(offer: Offer) -> list[TakeArtifact]:
+    return [TakeArtifact(offer.player, t) for t in offer.cards]
 
 
 def _take_artifact(table: Table, player: int, move: TakeArtifact) -> None:
@@ -439,9 +439,8 @@ def _check_use_artifact(table: Table, spec: DecisionSpec, move: UseArtifact) -> 
     )
 
 
-def _use_artifact_candidates(offer: Offer) -> Iterator[UseArtifact]:
-    if offer.artifact:
-        yield UseArtifact(offer.player)
+def _use_artifact_candidates(offer: Offer) -> list[UseArtifact]:
+    return [UseArtifact(offer.player)] if offer.artifact else []
 
 
 def _use_artifact(table: Table, player: int, move: UseArtifact) -> None:
@@ -507,13 +506,16 @@ LISTED: dict[DecisionKind, tuple[tuple[ActionType, ...], ...]] = {
 types of one group are listed card by card in turn (sell, then tame, each marked card)."""
 
 
-def offered(kind: DecisionKind, offer: Offer) -> Iterator[Move]:
+def offered(kind: DecisionKind, offer: Offer) -> list[Move]:
     """The candidate moves for a decision of ``kind``: each group of :data:`LISTED` in order."""
+    out: list[Move] = []
     for group in LISTED[kind]:
         if len(group) == 1:
-            yield from ENTRIES[group[0]].candidates(offer)
+            out += ENTRIES[group[0]].candidates(offer)
         else:
-            yield from chain.from_iterable(zip(*(ENTRIES[t].candidates(offer) for t in group), strict=True))
+            for moves in zip(*(ENTRIES[t].candidates(offer) for t in group), strict=True):
+                out += moves
+    return out
 
 
 # ---------------------------------------------------------------------- parse, check, list, answer
@@ -559,9 +561,10 @@ def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
     remembers SUM-4 answers, summon costs and stone values for the duration of the call."""
     if spec is None:
         return []
+    entries = ENTRIES
     with table.listing():
         return [m.to_json() for m in offered(spec.kind, TableOffer(table, spec))
-                if ENTRIES[m.type].check(table, spec, m) is None]
+                if entries[m.type].check(table, spec, m) is None]
 
 
 def apply(table: Table, spec: DecisionSpec, move: Move) -> None:

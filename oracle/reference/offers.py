@@ -153,7 +153,8 @@ class TableOffer:
 
     def summon_payments(self, card: str) -> Sequence[Stones]:
         """SUM-2: the legal payments of the card's summon cost."""
-        return self._payments_of(self.table.summon_cost(self._decider(), self.table.card(card)))
+        table = self.table
+        return self._payments_of(table.summon_cost(self._decider(), table.card(card)))
 
     def removal_payments(self) -> Sequence[Stones]:
         """REM-1: the legal payments of the round number."""
