@@ -53,8 +53,8 @@ class SnapshotOffer:
         to resolve, the display's tiles to take)."""
         return _OFFERED_CARDS.get(self.kind, _named_cards)(self)
 
-    def summon_payments(self, card: str) -> Sequence[Stones]:
-        return self._payments
+    def summons(self) -> Sequence[tuple[str, Sequence[Stones]]]:
+        return [(c, self._payments) for c in self.hand]
 
     def removal_payments(self) -> Sequence[Stones]:
         return self._payments

@@ -38,6 +38,7 @@ from oracle.reference.moves import (
     Tame,
     UpgradeStones,
     UseArtifact,
+    card_field,
     parse_choose_cards,
     parse_choose_options,
     parse_choose_player,
@@ -68,7 +69,8 @@ class ActionEntry(Generic[M]):
     """An action type's parser, legality check, candidate generator and answer."""
 
     type: ActionType
-    parse: Parse
+    parse: Read
+    """The action's fields read into a move, or why they are malformed (DEC-2)."""
     check: Callable[[Table, DecisionSpec, M], Rejection | None]
     """Why the move does not legally answer the decision; None if it does."""
     candidates: Callable[[Offer], list[M]]
@@ -79,6 +81,33 @@ class ActionEntry(Generic[M]):
 
 def _reject(code: RejectionCode, rule: str, message: str) -> Rejection:
     return Rejection(code, rule, message)
+
+
+Read = Callable[[Table, DecisionSpec, JSON], "Move | Rejection"]
+"""Reads an action of one type answering the decision: the move, or the first fault found."""
+
+
+def _fields(parse: Parse) -> Read:
+    """An action whose fields are all read before any rule is judged."""
+
+    def read(table: Table, spec: DecisionSpec, action: JSON) -> Move | Rejection:
+        return parse(table.cards.cards, spec.player, action)
+
+    return read
+
+
+def _card_before_payment(parse: Parse, card_rules: Callable[[Table, DecisionSpec, str], Rejection | None]) -> Read:
+    """DEC-2 precedence of a card and its payment (summon, remove): the card's field, then the card's own rules,
+    then the payment's field; an action breaking a card rule and malformed in its payment is refused for the card."""
+
+    def read(table: Table, spec: DecisionSpec, action: JSON) -> Move | Rejection:
+        known = table.cards.cards
+        card = card_field(known, action)
+        if isinstance(card, Rejection):
+            return card
+        return card_rules(table, spec, card) or parse(known, spec.player, action)
+
+    return read
 
 
 ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
@@ -101,7 +130,8 @@ def _check_pick(table: Table, spec: DecisionSpec, move: Pick) -> Rejection | Non
 
 
 def _pick_candidates(offer: Offer) -> list[Pick]:
-    return [Pick(offer.player, c) for c in offer.cards]
+    player = offer.player
+    return [Pick(player, c) for c in offer.cards]
 
 
 def _pick(table: Table, player: int, move: Pick) -> None:
@@ -124,11 +154,13 @@ def _check_marked(table: Table, spec: DecisionSpec, move: Sell | Tame) -> Reject
 
 
 def _sell_candidates(offer: Offer) -> list[Sell]:
-    return [Sell(offer.player, c) for c in offer.markers]
+    player = offer.player
+    return [Sell(player, c) for c in offer.markers]
 
 
 def _tame_candidates(offer: Offer) -> list[Tame]:
-    return [Tame(offer.player, c) for c in offer.markers]
+    player = offer.player
+    return [Tame(player, c) for c in offer.markers]
 
 
 def _sell(table: Table, player: int, move: Sell) -> None:
@@ -156,9 +188,8 @@ def instant_can_resolve_once_paid(table: Table, player: int, card_id: str, paid:
     return instant_can_resolve(paying, player, card_id)
 
 
-def _check_summon(table: Table, spec: DecisionSpec, move: Summon) -> Rejection | None:
-    """SUM-1, SUM-2, SUM-4: a card of the hand into a free area, paid legally, its Instant effect resolvable."""
-    card_id = move.card
+def _check_summoned_card(table: Table, spec: DecisionSpec, card_id: str) -> Rejection | None:
+    """SUM-2, SUM-1: a card of the hand, into a free area."""
     player = spec.decider
     if card_id not in table.hand(player):
         return _reject(RejectionCode.CARD_NOT_IN_HAND, "SUM-2", f"{card_id} is not in player {player}'s hand")
@@ -167,6 +198,16 @@ def _check_summon(table: Table, spec: DecisionSpec, move: Summon) -> Rejection |
         return _reject(
             RejectionCode.AREA_FULL, "SUM-1", f"player {player}'s area is full ({capacity} of {capacity})"
         )
+    return None
+
+
+def _check_summon(table: Table, spec: DecisionSpec, move: Summon) -> Rejection | None:
+    """SUM-1, SUM-2, SUM-4: a card of the hand into a free area, paid legally, its Instant effect resolvable."""
+    card_id = move.card
+    rejection = _check_summoned_card(table, spec, card_id)
+    if rejection is not None:
+        return rejection
+    player = spec.decider
     card = table.card(card_id)
     paid = move.payment
     rejection = check_payment(table.stones(player), paid, table.stone_values(player), table.summon_cost(player, card))
@@ -181,7 +222,8 @@ def _check_summon(table: Table, spec: DecisionSpec, move: Summon) -> Rejection |
 
 
 def _summon_candidates(offer: Offer) -> list[Summon]:
-    return [Summon(offer.player, c, paid) for c in offer.hand for paid in offer.summon_payments(c)]
+    player = offer.player
+    return [Summon(player, c, paid) for c, payments in offer.summons() for paid in payments]
 
 
 def _summon(table: Table, player: int, move: Summon) -> None:
@@ -193,16 +235,24 @@ def _summon(table: Table, player: int, move: Summon) -> None:
 # ---------------------------------------------------------------------- remove (REM-1)
 
 
+def _check_removed_card(table: Table, spec: DecisionSpec, card_id: str) -> Rejection | None:
+    """REM-1: a card of the own area."""
+    player = spec.decider
+    if card_id not in table.state.players[player].area:
+        return _reject(RejectionCode.CARD_NOT_IN_AREA, "REM-1", f"{card_id} is not in player {player}'s area")
+    return None
+
+
 def _check_remove(table: Table, spec: DecisionSpec, move: Remove) -> Rejection | None:
     """REM-1: a card of the own area, for the round number in stones."""
     player = spec.decider
-    if move.card not in table.state.players[player].area:
-        return _reject(RejectionCode.CARD_NOT_IN_AREA, "REM-1", f"{move.card} is not in player {player}'s area")
-    return check_payment(table.stones(player), move.payment, table.stone_values(player), table.state.round)
+    return _check_removed_card(table, spec, move.card) or check_payment(
+        table.stones(player), move.payment, table.stone_values(player), table.state.round)
 
 
 def _remove_candidates(offer: Offer) -> list[Remove]:
-    return [Remove(offer.player, c, paid) for paid in offer.removal_payments() for c in offer.area]
+    player, area = offer.player, offer.area
+    return [Remove(player, c, paid) for paid in offer.removal_payments() for c in area]
 
 
 def _remove(table: Table, player: int, move: Remove) -> None:
@@ -250,7 +300,8 @@ def _check_keep(table: Table, spec: DecisionSpec, move: KeepStones) -> Rejection
 
 
 def _keep_candidates(offer: Offer) -> list[KeepStones]:
-    return [KeepStones(offer.player, kept) for kept in offer.held.sub_collections() if kept.total == offer.limit]
+    player, limit = offer.player, offer.limit
+    return [KeepStones(player, kept) for kept in offer.held.sub_collections() if kept.total == limit]
 
 
 def _keep_stones(table: Table, player: int, move: KeepStones) -> None:
@@ -270,7 +321,8 @@ def _check_resolve_active(table: Table, spec: DecisionSpec, move: ResolveActive)
 
 
 def _resolve_active_candidates(offer: Offer) -> list[ResolveActive]:
-    return [ResolveActive(offer.player, c) for c in offer.cards]
+    player = offer.player
+    return [ResolveActive(player, c) for c in offer.cards]
 
 
 def _resolve_active(table: Table, player: int, move: ResolveActive) -> None:
@@ -300,7 +352,8 @@ def _check_choose_player(table: Table, spec: DecisionSpec, move: ChoosePlayer) -
 
 
 def _choose_player_candidates(offer: Offer) -> list[ChoosePlayer]:
-    return [ChoosePlayer(offer.player, p) for p in offer.players]
+    player = offer.player
+    return [ChoosePlayer(player, p) for p in offer.players]
 
 
 def _check_selection(chosen: tuple[str, ...], key: str, offered: tuple[str, ...], least: int,
@@ -321,8 +374,8 @@ def _check_choose_cards(table: Table, spec: DecisionSpec, move: ChooseCards) -> 
 
 
 def _choose_cards_candidates(offer: Offer) -> list[ChooseCards]:
-    chosen = selections(tuple(offer.cards), offer.least, offer.most, offer.ordered)
-    return [ChooseCards(offer.player, c) for c in chosen]
+    player, chosen = offer.player, selections(tuple(offer.cards), offer.least, offer.most, offer.ordered)
+    return [ChooseCards(player, c) for c in chosen]
 
 
 def _check_choose_options(table: Table, spec: DecisionSpec, move: ChooseOptions) -> Rejection | None:
@@ -330,8 +383,8 @@ def _check_choose_options(table: Table, spec: DecisionSpec, move: ChooseOptions)
 
 
 def _choose_options_candidates(offer: Offer) -> list[ChooseOptions]:
-    chosen = selections(tuple(offer.options), offer.least, offer.most)
-    return [ChooseOptions(offer.player, o) for o in chosen]
+    player, chosen = offer.player, selections(tuple(offer.options), offer.least, offer.most)
+    return [ChooseOptions(player, o) for o in chosen]
 
 
 def _check_pay(table: Table, spec: DecisionSpec, move: Pay) -> Rejection | None:
@@ -340,7 +393,8 @@ def _check_pay(table: Table, spec: DecisionSpec, move: Pay) -> Rejection | None:
 
 
 def _pay_candidates(offer: Offer) -> list[Pay]:
-    return [Pay(offer.player, paid) for paid in offer.price_payments()]
+    player = offer.player
+    return [Pay(player, paid) for paid in offer.price_payments()]
 
 
 def _check_upgrade(table: Table, spec: DecisionSpec, move: UpgradeStones) -> Rejection | None:
@@ -363,9 +417,9 @@ def _check_upgrade(table: Table, spec: DecisionSpec, move: UpgradeStones) -> Rej
 
 
 def _upgrade_candidates(offer: Offer) -> list[UpgradeStones]:
-    upgradable, least, most = offer.upgradable, offer.least, offer.most
+    player, upgradable, least, most = offer.player, offer.upgradable, offer.least, offer.most
     return [
-        UpgradeStones(offer.player, Stones(r, b, 0))
+        UpgradeStones(player, Stones(r, b, 0))
         for r in range(upgradable.red + 1)
         for b in range(upgradable.blue + 1)
         if least <= r + b <= most
@@ -408,7 +462,8 @@ def _check_take_artifact(table: Table, spec: DecisionSpec, move: TakeArtifact) -
 
 
 def _take_artifact_candidates(offer: Offer) -> list[TakeArtifact]:
-    return [TakeArtifact(offer.player, t) for t in offer.cards]
+    player = offer.player
+    return [TakeArtifact(player, t) for t in offer.cards]
 
 
 def _take_artifact(table: Table, player: int, move: TakeArtifact) -> None:
@@ -460,62 +515,68 @@ def _entries(*entries: ActionEntry[Any]) -> dict[ActionType, ActionEntry[Any]]:
 
 
 ENTRIES: dict[ActionType, ActionEntry[Any]] = _entries(
-    ActionEntry(ActionType.PICK, parse_pick, _check_pick, _pick_candidates, _pick),
-    ActionEntry(ActionType.SELL, parse_sell, _check_marked, _sell_candidates, _sell),
-    ActionEntry(ActionType.TAME, parse_tame, _check_marked, _tame_candidates, _tame),
-    ActionEntry(ActionType.SUMMON, parse_summon, _check_summon, _summon_candidates, _summon),
-    ActionEntry(ActionType.REMOVE, parse_remove, _check_remove, _remove_candidates, _remove),
-    ActionEntry(ActionType.END_TURN, parse_end_turn, _check_end_turn, _end_turn_candidates, _end_turn),
-    ActionEntry(ActionType.KEEP_STONES, parse_keep_stones, _check_keep, _keep_candidates, _keep_stones),
-    ActionEntry(ActionType.RESOLVE_ACTIVE, parse_resolve_active, _check_resolve_active, _resolve_active_candidates,
-                _resolve_active),
-    ActionEntry(ActionType.CHOOSE_PLAYER, parse_choose_player, _check_choose_player, _choose_player_candidates,
-                _answer_stage(lambda move: move.target)),
-    ActionEntry(ActionType.CHOOSE_CARDS, parse_choose_cards, _check_choose_cards, _choose_cards_candidates,
+    ActionEntry(ActionType.PICK, _fields(parse_pick), _check_pick, _pick_candidates, _pick),
+    ActionEntry(ActionType.SELL, _fields(parse_sell), _check_marked, _sell_candidates, _sell),
+    ActionEntry(ActionType.TAME, _fields(parse_tame), _check_marked, _tame_candidates, _tame),
+    ActionEntry(ActionType.SUMMON, _card_before_payment(parse_summon, _check_summoned_card), _check_summon,
+                _summon_candidates, _summon),
+    ActionEntry(ActionType.REMOVE, _card_before_payment(parse_remove, _check_removed_card), _check_remove,
+                _remove_candidates, _remove),
+    ActionEntry(ActionType.END_TURN, _fields(parse_end_turn), _check_end_turn, _end_turn_candidates, _end_turn),
+    ActionEntry(ActionType.KEEP_STONES, _fields(parse_keep_stones), _check_keep, _keep_candidates, _keep_stones),
+    ActionEntry(ActionType.RESOLVE_ACTIVE, _fields(parse_resolve_active), _check_resolve_active,
+                _resolve_active_candidates, _resolve_active),
+    ActionEntry(ActionType.CHOOSE_PLAYER, _fields(parse_choose_player), _check_choose_player,
+                _choose_player_candidates, _answer_stage(lambda move: move.target)),
+    ActionEntry(ActionType.CHOOSE_CARDS, _fields(parse_choose_cards), _check_choose_cards, _choose_cards_candidates,
                 _answer_stage(lambda move: move.cards)),
-    ActionEntry(ActionType.CHOOSE_OPTIONS, parse_choose_options, _check_choose_options, _choose_options_candidates,
-                _answer_stage(lambda move: tuple(sorted(move.options)))),
-    ActionEntry(ActionType.SHUFFLE, parse_shuffle, _check_shuffle, _shuffle_candidates, _shuffle),
-    ActionEntry(ActionType.TAKE_ARTIFACT, parse_take_artifact, _check_take_artifact, _take_artifact_candidates,
-                _take_artifact),
-    ActionEntry(ActionType.USE_ARTIFACT, parse_use_artifact, _check_use_artifact, _use_artifact_candidates,
+    ActionEntry(ActionType.CHOOSE_OPTIONS, _fields(parse_choose_options), _check_choose_options,
+                _choose_options_candidates, _answer_stage(lambda move: tuple(sorted(move.options)))),
+    ActionEntry(ActionType.SHUFFLE, _fields(parse_shuffle), _check_shuffle, _shuffle_candidates, _shuffle),
+    ActionEntry(ActionType.TAKE_ARTIFACT, _fields(parse_take_artifact), _check_take_artifact,
+                _take_artifact_candidates, _take_artifact),
+    ActionEntry(ActionType.USE_ARTIFACT, _fields(parse_use_artifact), _check_use_artifact, _use_artifact_candidates,
                 _use_artifact),
-    ActionEntry(ActionType.PAY, parse_pay, _check_pay, _pay_candidates, _answer_stage(lambda move: move.payment)),
-    ActionEntry(ActionType.UPGRADE_STONES, parse_upgrade_stones, _check_upgrade, _upgrade_candidates,
+    ActionEntry(ActionType.PAY, _fields(parse_pay), _check_pay, _pay_candidates,
+                _answer_stage(lambda move: move.payment)),
+    ActionEntry(ActionType.UPGRADE_STONES, _fields(parse_upgrade_stones), _check_upgrade, _upgrade_candidates,
                 _answer_stage(lambda move: move.stones)),
 )
 """Every action type's entry."""
 
-LISTED: dict[DecisionKind, tuple[tuple[ActionType, ...], ...]] = {
-    DecisionKind.HUNT_PICK: ((ActionType.PICK,),),
-    DecisionKind.ACTION: (
-        (ActionType.SELL, ActionType.TAME), (ActionType.SUMMON,), (ActionType.REMOVE,), (ActionType.USE_ARTIFACT,),
-        (ActionType.END_TURN,),
-    ),
-    DecisionKind.KEEP_STONES: ((ActionType.KEEP_STONES,),),
-    DecisionKind.NEXT_ACTIVE: ((ActionType.RESOLVE_ACTIVE,),),
-    DecisionKind.CHOOSE_PLAYER: ((ActionType.CHOOSE_PLAYER,),),
-    DecisionKind.CHOOSE_CARDS: ((ActionType.CHOOSE_CARDS,),),
-    DecisionKind.CHOOSE_OPTIONS: ((ActionType.CHOOSE_OPTIONS,),),
-    DecisionKind.SHUFFLE: ((ActionType.SHUFFLE,),),
-    DecisionKind.ARTIFACT_PICK: ((ActionType.TAKE_ARTIFACT,),),
-    DecisionKind.PAY: ((ActionType.PAY,),),
-    DecisionKind.UPGRADE_STONES: ((ActionType.UPGRADE_STONES,),),
+def _action_candidates(offer: Offer) -> list[Move]:
+    """ACT-1: an Action-phase turn's answers, in the order listed: each marked card sold then tamed, the
+    summons, the removals, the artifact's use, the end of the turn."""
+    out: list[Move] = []
+    for sale, taming in zip(_sell_candidates(offer), _tame_candidates(offer), strict=True):
+        out += (sale, taming)
+    out += _summon_candidates(offer)
+    out += _remove_candidates(offer)
+    out += _use_artifact_candidates(offer)
+    out += _end_turn_candidates(offer)
+    return out
+
+
+def _only(action_type: ActionType) -> Callable[[Offer], list[Move]]:
+    """A decision answered by one action type lists that type's candidates."""
+
+    def listed(offer: Offer) -> list[Move]:
+        return ENTRIES[action_type].candidates(offer)
+
+    return listed
+
+
+LISTERS: dict[DecisionKind, Callable[[Offer], list[Move]]] = {
+    DecisionKind.ACTION: _action_candidates,
+    **{kind: _only(*answers) for kind, answers in ANSWERS.items() if kind is not DecisionKind.ACTION},
 }
-"""The answers of each decision kind (:data:`~oracle.core.protocol.ANSWERS`) in the order they are listed; the
-types of one group are listed card by card in turn (sell, then tame, each marked card)."""
+"""The candidate moves of each decision kind, drawn from the entries of its answers
+(:data:`~oracle.core.protocol.ANSWERS`)."""
 
 
 def offered(kind: DecisionKind, offer: Offer) -> list[Move]:
-    """The candidate moves for a decision of ``kind``: each group of :data:`LISTED` in order."""
-    out: list[Move] = []
-    for group in LISTED[kind]:
-        if len(group) == 1:
-            out += ENTRIES[group[0]].candidates(offer)
-        else:
-            for moves in zip(*(ENTRIES[t].candidates(offer) for t in group), strict=True):
-                out += moves
-    return out
+    """The candidate moves for a decision of ``kind``."""
+    return LISTERS[kind](offer)
 
 
 # ---------------------------------------------------------------------- parse, check, list, answer
@@ -542,7 +603,7 @@ def parse(table: Table, spec: DecisionSpec | None, action: object) -> Move | Rej
             f"a {action_type.value!r} action does not answer a {spec.kind.value!r} decision",
         )
     entry = ENTRIES[action_type]
-    move = entry.parse(table.cards.cards, player, action)
+    move = entry.parse(table, spec, action)
     if isinstance(move, Rejection):
         return move
     rejection = entry.check(table, spec, move)

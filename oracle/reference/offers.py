@@ -13,7 +13,8 @@ from typing import Protocol
 
 from oracle.core.model import Stones
 from oracle.reference.decisions import DecisionSpec
-from oracle.reference.payment import legal_payments
+from oracle.reference.payment import StoneValues, legal_payments
+from oracle.reference.state import PlayerState
 from oracle.reference.table import Table
 
 
@@ -55,17 +56,15 @@ class Offer(Protocol):
     def markers(self) -> Sequence[str]: ...
 
     @property
-    def hand(self) -> Sequence[str]:
-        """The cards worth trying to summon."""
-
-    @property
     def area(self) -> Sequence[str]: ...
 
     @property
     def artifact(self) -> bool:
         """The player holds a tile (whether its Action ability can be used is the check's question)."""
 
-    def summon_payments(self, card: str) -> Sequence[Stones]: ...
+    def summons(self) -> Sequence[tuple[str, Sequence[Stones]]]:
+        """The cards worth trying to summon, each with the payments worth trying."""
+
 
     def removal_payments(self) -> Sequence[Stones]: ...
 
@@ -75,16 +74,25 @@ class Offer(Protocol):
 
 
 class TableOffer:
-    """The reference's own offer: the decision as asked and the table's legal payments (PAY-1..PAY-5)."""
+    """The reference's own offer: the decision as asked and the table's legal payments (PAY-1..PAY-5).
+
+    The deciding player's seat is looked up once and the legal payments are remembered by cost: an offer lives
+    only while one position's answers are listed, and the state does not change meanwhile.
+    """
+
+    __slots__ = ("_payments", "_player", "_seat", "_values", "spec", "table")
 
     def __init__(self, table: Table, spec: DecisionSpec) -> None:
         self.table = table
         self.spec = spec
+        self._player = spec.player
+        self._seat = _CHANCE_SEAT if spec.player is None else table.state.players[spec.player]
+        self._values: StoneValues | None = None
         self._payments: dict[int, tuple[Stones, ...]] = {}
 
     @property
     def player(self) -> int | None:
-        return self.spec.player
+        return self._player
 
     @property
     def cards(self) -> Sequence[str]:
@@ -118,43 +126,37 @@ class TableOffer:
     def upgradable(self) -> Stones:
         return self.spec.eligible or Stones()
 
-    def _decider(self) -> int:
-        return self.spec.decider
-
     def _payments_of(self, cost: int) -> tuple[Stones, ...]:
         found = self._payments.get(cost)
         if found is None:
-            player = self._decider()
-            found = self._payments[cost] = legal_payments(
-                self.table.stones(player), self.table.stone_values(player), cost)
+            values = self._values
+            if values is None:
+                values = self._values = self.table.stone_values(self.spec.decider)
+            found = self._payments[cost] = legal_payments(self._seat.stones, values, cost)
         return found
 
     @property
     def held(self) -> Stones:
-        return self.table.stones(self._decider())
+        return self._seat.stones
 
     @property
     def markers(self) -> Sequence[str]:
-        return sorted(self.table.state.players[self._decider()].markers)
-
-    @property
-    def hand(self) -> Sequence[str]:
-        """SUM-1: nothing is summoned into a full area."""
-        player = self._decider()
-        return sorted(set(self.table.hand(player))) if self.table.area_free(player) else ()
+        return sorted(self._seat.markers)
 
     @property
     def area(self) -> Sequence[str]:
-        return sorted(self.table.state.players[self._decider()].area)
+        return sorted(self._seat.area)
 
     @property
     def artifact(self) -> bool:
-        return self.table.state.players[self._decider()].artifact is not None
+        return self._seat.artifact is not None
 
-    def summon_payments(self, card: str) -> Sequence[Stones]:
-        """SUM-2: the legal payments of the card's summon cost."""
-        table = self.table
-        return self._payments_of(table.summon_cost(self._decider(), table.card(card)))
+    def summons(self) -> Sequence[tuple[str, Sequence[Stones]]]:
+        """SUM-1, SUM-2: each card of the hand (none into a full area) with the legal payments of its summon cost."""
+        table, player, payments_of = self.table, self.spec.decider, self._payments_of
+        if not table.area_free(player):
+            return ()
+        return [(c, payments_of(table.summon_cost(player, table.card(c)))) for c in sorted(set(self._seat.hand))]
 
     def removal_payments(self) -> Sequence[Stones]:
         """REM-1: the legal payments of the round number."""
@@ -166,3 +168,7 @@ class TableOffer:
     def shuffles(self) -> Sequence[tuple[str, ...]]:
         """DECK-1: chance's order is never listed."""
         return ()
+
+
+_CHANCE_SEAT = PlayerState()
+"""Chance's seat at a shuffle: it holds nothing (only the order of the discard pile is asked)."""
