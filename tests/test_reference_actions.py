@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from oracle.core.json_types import JSON
+from oracle.core.protocol import ANSWERS
 from oracle.reference import ReferenceEngine
+from oracle.reference.actions import ENTRIES
 from tests.helpers import cid, engine_at
 
 MALFORMED_PAYMENTS: tuple[object, ...] = ("two", None, {"red": -1}, {"green": 1})
@@ -81,3 +83,9 @@ def _rejection(engine: ReferenceEngine, action: JSON) -> tuple[str, str]:
     result = engine.apply(action)
     assert not result["accepted"]
     return result["rejection"]["code"], result["rejection"]["rule"]
+
+
+def test_the_answers_of_one_decision_share_their_entries_candidates() -> None:
+    """A decision lists the candidates of one of its answers' entries (LISTERS): they must be the same for all."""
+    for answers in ANSWERS.values():
+        assert 1 == len({ENTRIES[t].candidates for t in answers})

@@ -9,7 +9,7 @@ candidates into the list of legal actions, so the two can never disagree. The ac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -27,6 +27,7 @@ from oracle.reference.moves import (
     KeepStones,
     Move,
     Parse,
+    ParsePayment,
     Pay,
     Pick,
     Remove,
@@ -46,11 +47,11 @@ from oracle.reference.moves import (
     parse_keep_stones,
     parse_pay,
     parse_pick,
-    parse_remove,
+    parse_remove_payment,
     parse_resolve_active,
     parse_sell,
     parse_shuffle,
-    parse_summon,
+    parse_summon_payment,
     parse_take_artifact,
     parse_tame,
     parse_upgrade_stones,
@@ -73,8 +74,9 @@ class ActionEntry(Generic[M]):
     """The action's fields read into a move, or why they are malformed (DEC-2)."""
     check: Callable[[Table, DecisionSpec, M], Rejection | None]
     """Why the move does not legally answer the decision; None if it does."""
-    candidates: Callable[[Offer], list[M]]
-    """Moves worth checking: a superset of the legal ones."""
+    candidates: Callable[[Offer], Sequence[Move]]
+    """The moves worth checking for a decision this type answers, a superset of the legal ones; the answers of an
+    Action-phase turn share one lister (:func:`_turn_candidates`)."""
     apply: Callable[[Table, int, M], None]
     """Apply the legal move for the deciding player (:data:`CHANCE` for a shuffle)."""
 
@@ -96,16 +98,17 @@ def _fields(parse: Parse) -> Read:
     return read
 
 
-def _card_before_payment(parse: Parse, card_rules: Callable[[Table, DecisionSpec, str], Rejection | None]) -> Read:
+def _card_before_payment(
+    card_rules: Callable[[Table, DecisionSpec, str], Rejection | None], parse_payment: ParsePayment
+) -> Read:
     """DEC-2 precedence of a card and its payment (summon, remove): the card's field, then the card's own rules,
     then the payment's field; an action breaking a card rule and malformed in its payment is refused for the card."""
 
     def read(table: Table, spec: DecisionSpec, action: JSON) -> Move | Rejection:
-        known = table.cards.cards
-        card = card_field(known, action)
+        card = card_field(table.cards.cards, action)
         if isinstance(card, Rejection):
             return card
-        return card_rules(table, spec, card) or parse(known, spec.player, action)
+        return card_rules(table, spec, card) or parse_payment(spec.player, card, action)
 
     return read
 
@@ -153,16 +156,6 @@ def _check_marked(table: Table, spec: DecisionSpec, move: Sell | Tame) -> Reject
         RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"))
 
 
-def _sell_candidates(offer: Offer) -> list[Sell]:
-    player = offer.player
-    return [Sell(player, c) for c in offer.markers]
-
-
-def _tame_candidates(offer: Offer) -> list[Tame]:
-    player = offer.player
-    return [Tame(player, c) for c in offer.markers]
-
-
 def _sell(table: Table, player: int, move: Sell) -> None:
     """SELL-1."""
     table.sell(player, move.card)
@@ -203,10 +196,12 @@ def _check_summoned_card(table: Table, spec: DecisionSpec, card_id: str) -> Reje
 
 def _check_summon(table: Table, spec: DecisionSpec, move: Summon) -> Rejection | None:
     """SUM-1, SUM-2, SUM-4: a card of the hand into a free area, paid legally, its Instant effect resolvable."""
+    return _check_summoned_card(table, spec, move.card) or _check_summon_payment(table, spec, move)
+
+
+def _check_summon_payment(table: Table, spec: DecisionSpec, move: Summon) -> Rejection | None:
+    """SUM-2, SUM-4: the summon cost paid legally, the Instant effect resolvable once paid."""
     card_id = move.card
-    rejection = _check_summoned_card(table, spec, card_id)
-    if rejection is not None:
-        return rejection
     player = spec.decider
     card = table.card(card_id)
     paid = move.payment
@@ -219,11 +214,6 @@ def _check_summon(table: Table, spec: DecisionSpec, move: Summon) -> Rejection |
             f"{card.name}'s Instant effect cannot be fully resolved now",
         )
     return None
-
-
-def _summon_candidates(offer: Offer) -> list[Summon]:
-    player = offer.player
-    return [Summon(player, c, paid) for c, payments in offer.summons() for paid in payments]
 
 
 def _summon(table: Table, player: int, move: Summon) -> None:
@@ -250,11 +240,6 @@ def _check_remove(table: Table, spec: DecisionSpec, move: Remove) -> Rejection |
         table.stones(player), move.payment, table.stone_values(player), table.state.round)
 
 
-def _remove_candidates(offer: Offer) -> list[Remove]:
-    player, area = offer.player, offer.area
-    return [Remove(player, c, paid) for paid in offer.removal_payments() for c in area]
-
-
 def _remove(table: Table, player: int, move: Remove) -> None:
     """REM-1: pay the round number, then discard the card from the area."""
     table.pay_stones(player, move.payment, purpose=f"remove {move.card}")
@@ -271,10 +256,6 @@ def _check_end_turn(table: Table, spec: DecisionSpec, move: EndTurn) -> Rejectio
         RejectionCode.MARKER_STILL_PLACED, "ACT-2",
         f"player {spec.player} still has a marker on {', '.join(sorted(markers))}",
     ) if markers else None
-
-
-def _end_turn_candidates(offer: Offer) -> list[EndTurn]:
-    return [EndTurn(offer.player)]
 
 
 def _end_turn(table: Table, player: int, move: EndTurn) -> None:
@@ -494,10 +475,6 @@ def _check_use_artifact(table: Table, spec: DecisionSpec, move: UseArtifact) -> 
     )
 
 
-def _use_artifact_candidates(offer: Offer) -> list[UseArtifact]:
-    return [UseArtifact(offer.player)] if offer.artifact else []
-
-
 def _use_artifact(table: Table, player: int, move: UseArtifact) -> None:
     """ART-5: the tile goes back to the display first, then its ability resolves."""
     tile_id = table.state.players[player].artifact
@@ -505,6 +482,27 @@ def _use_artifact(table: Table, player: int, move: UseArtifact) -> None:
     table.emit("artifact_used", player=player, tile=tile_id)
     table.return_tile(player)
     table.push_effect(player, tile_id, EffectKind.ARTIFACT)
+
+
+# ---------------------------------------------------------------------- an Action-phase turn (ACT-1)
+
+
+def _turn_candidates(offer: Offer) -> list[Move]:
+    """ACT-1: an Action-phase turn's answers, in the order listed: each marked card sold then tamed (SELL-1,
+    TAME-1), each card of the hand with each payment worth trying (SUM-2), each payment of the round number for
+    each card of the area (REM-1), the artifact's use (ART-5), the end of the turn."""
+    player = offer.player
+    out: list[Move] = []
+    for card in offer.markers:
+        out += (Sell(player, card), Tame(player, card))
+    out += [Summon(player, card, paid) for card, payments in offer.summons() for paid in payments]
+    area = offer.area
+    if area:
+        out += [Remove(player, card, paid) for paid in offer.removal_payments() for card in area]
+    if offer.artifact:
+        out.append(UseArtifact(player))
+    out.append(EndTurn(player))
+    return out
 
 
 # ---------------------------------------------------------------------- the table
@@ -516,13 +514,13 @@ def _entries(*entries: ActionEntry[Any]) -> dict[ActionType, ActionEntry[Any]]:
 
 ENTRIES: dict[ActionType, ActionEntry[Any]] = _entries(
     ActionEntry(ActionType.PICK, _fields(parse_pick), _check_pick, _pick_candidates, _pick),
-    ActionEntry(ActionType.SELL, _fields(parse_sell), _check_marked, _sell_candidates, _sell),
-    ActionEntry(ActionType.TAME, _fields(parse_tame), _check_marked, _tame_candidates, _tame),
-    ActionEntry(ActionType.SUMMON, _card_before_payment(parse_summon, _check_summoned_card), _check_summon,
-                _summon_candidates, _summon),
-    ActionEntry(ActionType.REMOVE, _card_before_payment(parse_remove, _check_removed_card), _check_remove,
-                _remove_candidates, _remove),
-    ActionEntry(ActionType.END_TURN, _fields(parse_end_turn), _check_end_turn, _end_turn_candidates, _end_turn),
+    ActionEntry(ActionType.SELL, _fields(parse_sell), _check_marked, _turn_candidates, _sell),
+    ActionEntry(ActionType.TAME, _fields(parse_tame), _check_marked, _turn_candidates, _tame),
+    ActionEntry(ActionType.SUMMON, _card_before_payment(_check_summoned_card, parse_summon_payment), _check_summon,
+                _turn_candidates, _summon),
+    ActionEntry(ActionType.REMOVE, _card_before_payment(_check_removed_card, parse_remove_payment), _check_remove,
+                _turn_candidates, _remove),
+    ActionEntry(ActionType.END_TURN, _fields(parse_end_turn), _check_end_turn, _turn_candidates, _end_turn),
     ActionEntry(ActionType.KEEP_STONES, _fields(parse_keep_stones), _check_keep, _keep_candidates, _keep_stones),
     ActionEntry(ActionType.RESOLVE_ACTIVE, _fields(parse_resolve_active), _check_resolve_active,
                 _resolve_active_candidates, _resolve_active),
@@ -535,7 +533,7 @@ ENTRIES: dict[ActionType, ActionEntry[Any]] = _entries(
     ActionEntry(ActionType.SHUFFLE, _fields(parse_shuffle), _check_shuffle, _shuffle_candidates, _shuffle),
     ActionEntry(ActionType.TAKE_ARTIFACT, _fields(parse_take_artifact), _check_take_artifact,
                 _take_artifact_candidates, _take_artifact),
-    ActionEntry(ActionType.USE_ARTIFACT, _fields(parse_use_artifact), _check_use_artifact, _use_artifact_candidates,
+    ActionEntry(ActionType.USE_ARTIFACT, _fields(parse_use_artifact), _check_use_artifact, _turn_candidates,
                 _use_artifact),
     ActionEntry(ActionType.PAY, _fields(parse_pay), _check_pay, _pay_candidates,
                 _answer_stage(lambda move: move.payment)),
@@ -544,37 +542,22 @@ ENTRIES: dict[ActionType, ActionEntry[Any]] = _entries(
 )
 """Every action type's entry."""
 
-def _action_candidates(offer: Offer) -> list[Move]:
-    """ACT-1: an Action-phase turn's answers, in the order listed: each marked card sold then tamed, the
-    summons, the removals, the artifact's use, the end of the turn."""
-    out: list[Move] = []
-    for sale, taming in zip(_sell_candidates(offer), _tame_candidates(offer), strict=True):
-        out += (sale, taming)
-    out += _summon_candidates(offer)
-    out += _remove_candidates(offer)
-    out += _use_artifact_candidates(offer)
-    out += _end_turn_candidates(offer)
-    return out
+def _listed_by(action_type: ActionType) -> Callable[[Offer], Sequence[Move]]:
+    """A decision's candidates are those of the entry of one of its answers (all its answers share them)."""
 
-
-def _only(action_type: ActionType) -> Callable[[Offer], list[Move]]:
-    """A decision answered by one action type lists that type's candidates."""
-
-    def listed(offer: Offer) -> list[Move]:
+    def listed(offer: Offer) -> Sequence[Move]:
         return ENTRIES[action_type].candidates(offer)
 
     return listed
 
 
-LISTERS: dict[DecisionKind, Callable[[Offer], list[Move]]] = {
-    DecisionKind.ACTION: _action_candidates,
-    **{kind: _only(*answers) for kind, answers in ANSWERS.items() if kind is not DecisionKind.ACTION},
+LISTERS: dict[DecisionKind, Callable[[Offer], Sequence[Move]]] = {
+    kind: _listed_by(min(answers)) for kind, answers in ANSWERS.items()
 }
-"""The candidate moves of each decision kind, drawn from the entries of its answers
-(:data:`~oracle.core.protocol.ANSWERS`)."""
+"""The candidate moves of each decision kind (:data:`~oracle.core.protocol.ANSWERS`), looked up when listed."""
 
 
-def offered(kind: DecisionKind, offer: Offer) -> list[Move]:
+def offered(kind: DecisionKind, offer: Offer) -> Sequence[Move]:
     """The candidate moves for a decision of ``kind``."""
     return LISTERS[kind](offer)
 

@@ -3,7 +3,8 @@
 A :data:`Move` is what the checks judge, the candidates list and the answers apply; ``to_json`` gives back the
 protocol's form. A move's ``player`` is the action's own, matched to the deciding player before parsing (DEC-1).
 Each ``parse_*`` reads the fields of one action type and refuses a missing or mistyped field
-(``MALFORMED_ACTION``) or a card id no card has (``UNKNOWN_CARD``), both under DEC-2.
+(``MALFORMED_ACTION``) or a card id no card has (``UNKNOWN_CARD``), both under DEC-2; a summon's or a removal's
+payment is read after its card (:func:`card_field`) has been judged.
 """
 
 from __future__ import annotations
@@ -219,6 +220,9 @@ Move = (
 Parse = Callable[[Container[str], int | None, JSON], "Move | Rejection"]
 """Reads an action of one type for the deciding player, given the card ids that exist."""
 
+ParsePayment = Callable[[int | None, str, JSON], "Move | Rejection"]
+"""Reads the payment of an action whose card was read first, for the deciding player."""
+
 
 # ---------------------------------------------------------------------- fields
 
@@ -276,18 +280,14 @@ def parse_tame(known: Container[str], player: int | None, action: JSON) -> Move 
     return card if isinstance(card, Rejection) else Tame(player, card)
 
 
-def parse_summon(known: Container[str], player: int | None, action: JSON) -> Move | Rejection:
-    card = card_field(known, action)
-    if isinstance(card, Rejection):
-        return card
+def parse_summon_payment(player: int | None, card: str, action: JSON) -> Move | Rejection:
+    """The payment of a summon whose card was read (and judged) first."""
     paid = stones_field(action, "payment")
     return paid if isinstance(paid, Rejection) else Summon(player, card, paid)
 
 
-def parse_remove(known: Container[str], player: int | None, action: JSON) -> Move | Rejection:
-    card = card_field(known, action)
-    if isinstance(card, Rejection):
-        return card
+def parse_remove_payment(player: int | None, card: str, action: JSON) -> Move | Rejection:
+    """The payment of a removal whose card was read (and judged) first."""
     paid = stones_field(action, "payment")
     return paid if isinstance(paid, Rejection) else Remove(player, card, paid)
 
