@@ -41,20 +41,20 @@ HOLDING_LIMIT_SCENARIOS = (
     "LIMIT-2-keep-four-after-removing-hestia-with-totem-pole",
 )
 
-_guarded_check = actions.check
+_guarded_parse = actions.parse
 _strict_over_limit = Table.over_limit
 
 
-def _check_without_player(table: Table, spec: DecisionSpec | None, action: object) -> Any:
+def _parse_without_player(table: Table, spec: DecisionSpec | None, action: object) -> Any:
     """An engine that forgets DEC-1: it treats every answer as coming from the deciding player."""
     if spec is not None and isinstance(action, dict):
         action = {**action, "player": spec.player}
-    return _guarded_check(table, spec, action)
+    return _guarded_parse(table, spec, action)
 
 
 class AnyPlayerAnswers(BrokenEngine):
     BROKEN_RULE = "DEC-1"
-    PATCHES = ((actions, "check", _check_without_player),)
+    PATCHES = ((actions, "parse", _parse_without_player),)
 
 
 def _check_payment_from_any_stones(held: Stones, paid: Stones, values: StoneValues, cost: int) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from oracle.core.cards import catalogue
 from oracle.core.json_types import JSON
-from oracle.core.protocol import ApplyResult, reference_handshake
+from oracle.core.protocol import ApplyResult, Rejection, reference_handshake
 from oracle.core.versions import __version__
 from oracle.reference import actions, flow
 from oracle.reference.decisions import DecisionSpec
@@ -92,11 +92,11 @@ class ReferenceEngine:
 
     def apply(self, action: JSON) -> JSON:
         table = self._require_game()
-        rejection = actions.check(table, self.spec, action)
-        if rejection is not None:
-            return ApplyResult(False, [], rejection).to_json()
+        move = actions.parse(table, self.spec, action)
+        if isinstance(move, Rejection):
+            return ApplyResult(False, [], move).to_json()
         assert self.spec is not None
-        flow.answer(table, self.spec, action)
+        actions.apply(table, self.spec, move)
         self.spec = flow.settle(table)
         return ApplyResult(True, self._take_events()).to_json()
 

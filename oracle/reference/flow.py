@@ -2,8 +2,9 @@
 
 :func:`settle` runs the game forward until someone must decide: the top frame of the resolution stack first,
 else the step of the current phase (:data:`_PHASE_STEPS`, the Hunting phase in its explicit sub-steps). Every
-answer is applied by the handler of its action type (:data:`_ANSWERS`). Randomness never happens here: a
-reshuffle is a chance decision answered from outside (DECK-1).
+answer is applied by the entry of its action type (:mod:`oracle.reference.actions`), which moves the turn on
+(:func:`next_turn`) or the top frame (:func:`advance_frame`). Randomness never happens here: a reshuffle is a
+chance decision answered from outside (DECK-1).
 """
 
 from __future__ import annotations
@@ -11,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum
 
-from oracle.core.json_types import JSON
-from oracle.core.model import Stones
-from oracle.core.protocol import ActionType, DecisionKind
-from oracle.reference.actions import ACTION_TYPES
+from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect, TileAbility
+from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect
 from oracle.reference.notes import PAID
 from oracle.reference.state import MAX_PLAYERS, EffectKind, Frame, FrameKind, Phase
 from oracle.reference.table import Table
@@ -40,7 +38,7 @@ def settle(table: Table) -> DecisionSpec | None:
             spec = _FRAME_DECISIONS[frame.kind](table, frame)
             if spec is not None:
                 return spec
-            _advance_frame(table, frame, None)
+            advance_frame(table, frame, None)
             continue
         if state.phase is Phase.GAME_OVER:
             return None
@@ -108,7 +106,7 @@ _FRAME_DECISIONS: dict[FrameKind, Callable[[Table, Frame], DecisionSpec | None]]
 }
 
 
-def _advance_frame(table: Table, frame: Frame, answer: Answer) -> None:
+def advance_frame(table: Table, frame: Frame, answer: Answer) -> None:
     """Run one automatic step of the top frame (``answer`` is None) or apply an answer to it."""
     if frame.kind is FrameKind.SUMMON:
         _advance_summon(table, frame)
@@ -237,7 +235,7 @@ def _resolution_turn(table: Table) -> DecisionSpec | None:
             DecisionKind.NEXT_ACTIVE, player, "choose the next Active effect to resolve", cards=tuple(available),
         )
     table.return_tile(player)
-    _next_turn(table)
+    next_turn(table)
     return None
 
 
@@ -267,7 +265,7 @@ def _unused_actives(table: Table, player: int) -> list[str]:
     return sorted(c for c in table.state.players[player].area if c in ACTIVE and c not in used)
 
 
-def _next_turn(table: Table) -> None:
+def next_turn(table: Table) -> None:
     """ACT-1 / EFF-5: the next player clockwise takes a turn; after the last, the phase ends."""
     state = table.state
     assert state.turn_player is not None
@@ -314,113 +312,3 @@ def winners(table: Table) -> list[int]:
     players = table.state.players
     best = max((p.score, len(p.area)) for p in players)
     return [i for i, p in enumerate(players) if (p.score, len(p.area)) == best]
-
-
-# ---------------------------------------------------------------------- answers
-
-
-CHANCE = -1
-"""The player index a chance decision (a shuffle) is answered under."""
-
-
-def answer(table: Table, spec: DecisionSpec, action: JSON) -> None:
-    """Apply a legal answer (already checked) to the pending decision."""
-    _ANSWERS[ACTION_TYPES[action["type"]]](table, CHANCE if spec.player is None else spec.player, action)
-
-
-def _pick(table: Table, player: int, action: JSON) -> None:
-    """HUNT-2: the player's marker goes on the chosen display card."""
-    table.place_marker(player, action["card"])
-
-
-def _sell(table: Table, player: int, action: JSON) -> None:
-    """SELL-1."""
-    table.sell(player, action["card"])
-
-
-def _tame(table: Table, player: int, action: JSON) -> None:
-    """TAME-1."""
-    table.tame(player, action["card"])
-
-
-def _summon(table: Table, player: int, action: JSON) -> None:
-    """SUM-2: pay the cost, then the card goes from the hand to the area and its summon begins."""
-    paid = Stones.from_json(action["payment"])
-    table.pay_stones(player, paid, purpose=f"summon {action['card']}")
-    table.place_summoned(player, action["card"], paid, free=False)
-
-
-def _remove(table: Table, player: int, action: JSON) -> None:
-    """REM-1: pay the round number, then discard the card from the area."""
-    table.pay_stones(player, Stones.from_json(action["payment"]), purpose=f"remove {action['card']}")
-    table.discard_from_area(player, action["card"], source="remove")
-
-
-def _end_turn(table: Table, player: int, action: JSON) -> None:
-    """ACT-1: the turn passes on."""
-    table.emit("turn_ended", player=player)
-    _next_turn(table)
-
-
-def _keep_stones(table: Table, player: int, action: JSON) -> None:
-    """LIMIT-2: the kept stones stay, the rest are discarded."""
-    table.pop_frame()
-    table.keep_stones(player, Stones.from_json(action["stones"]))
-
-
-def _resolve_active(table: Table, player: int, action: JSON) -> None:
-    """EFF-5: the chosen Active effect is spent for this turn and resolves."""
-    table.use_active(action["card"])
-    table.push_effect(player, action["card"], EffectKind.ACTIVE)
-
-
-def _shuffle(table: Table, player: int, action: JSON) -> None:
-    """DECK-1: the discard pile becomes the draw pile in the order chance gave."""
-    table.pop_frame()
-    table.shuffle_discard_into_draw(list(action["order"]))
-
-
-def _take_artifact(table: Table, player: int, action: JSON) -> None:
-    """ART-3 / ART-4: take the tile; an Instant tile is used at once."""
-    tile_id = action["tile"]
-    table.take_tile(player, tile_id)
-    if TILES[tile_id].ability is TileAbility.INSTANT:
-        table.push_effect(player, tile_id, EffectKind.ARTIFACT)
-
-
-def _use_artifact(table: Table, player: int, action: JSON) -> None:
-    """ART-5: the tile goes back to the display first, then its ability resolves."""
-    tile_id = table.state.players[player].artifact
-    assert tile_id is not None
-    table.emit("artifact_used", player=player, tile=tile_id)
-    table.return_tile(player)
-    table.push_effect(player, tile_id, EffectKind.ARTIFACT)
-
-
-def _answer_stage(answer_of: Callable[[JSON], Answer]) -> Callable[[Table, int, JSON], None]:
-    """An answer to the decision of the top effect frame's current stage."""
-
-    def apply(table: Table, player: int, action: JSON) -> None:
-        _advance_frame(table, table.state.stack[-1], answer_of(action))
-
-    return apply
-
-
-_ANSWERS: dict[ActionType, Callable[[Table, int, JSON], None]] = {
-    ActionType.PICK: _pick,
-    ActionType.SELL: _sell,
-    ActionType.TAME: _tame,
-    ActionType.SUMMON: _summon,
-    ActionType.REMOVE: _remove,
-    ActionType.END_TURN: _end_turn,
-    ActionType.KEEP_STONES: _keep_stones,
-    ActionType.RESOLVE_ACTIVE: _resolve_active,
-    ActionType.SHUFFLE: _shuffle,
-    ActionType.TAKE_ARTIFACT: _take_artifact,
-    ActionType.USE_ARTIFACT: _use_artifact,
-    ActionType.CHOOSE_PLAYER: _answer_stage(lambda action: int(action["target"])),
-    ActionType.PAY: _answer_stage(lambda action: Stones.from_json(action["payment"])),
-    ActionType.UPGRADE_STONES: _answer_stage(lambda action: Stones.from_json(action["stones"])),
-    ActionType.CHOOSE_CARDS: _answer_stage(lambda action: tuple(action["cards"])),
-    ActionType.CHOOSE_OPTIONS: _answer_stage(lambda action: tuple(sorted(action["options"]))),
-}

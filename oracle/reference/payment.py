@@ -63,7 +63,8 @@ def check_payment(held: Stones, paid: Stones, values: StoneValues, cost: int) ->
 
 
 class PaymentMemo:
-    """The legal payments already worked out, keyed by (held, values, cost, the payment rule in force).
+    """The legal payments already worked out, keyed by (held, values, cost, the payment rule in force), the stones
+    and values by their counts (a tuple of numbers hashes and compares without calling Python code).
 
     The answer depends on the arguments and on the payment rule alone, so an entry never goes stale; the rule is
     part of the key so that an engine patching ``payment_violation`` (a fixture) gets answers of its own. The
@@ -72,10 +73,10 @@ class PaymentMemo:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.found: dict[tuple[Stones, StoneValues, int, object], tuple[Stones, ...]] = {}
+        self.found: dict[tuple[object, ...], tuple[Stones, ...]] = {}
 
     def payments(self, held: Stones, values: StoneValues, cost: int) -> tuple[Stones, ...]:
-        key = (held, values, cost, payment_violation)
+        key = (held.red, held.blue, held.purple, values.red, values.blue, values.purple, cost, payment_violation)
         found = self.found.get(key)
         if found is None:
             # Cleared only after 20,000 different questions, a cache detail: tests/test_reference_plumbing.py.

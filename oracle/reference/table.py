@@ -479,7 +479,7 @@ class Table:
         self.state.players[other].area.append(dragon)
         self.emit("cards_swapped", player=owner, other=other, card=their_card, dragon=dragon, source=source)
 
-    def discard_from_display(self, card_id: str, source: str) -> None:  # pragma: no cover - see flow._next_turn
+    def discard_from_display(self, card_id: str, source: str) -> None:  # pragma: no cover - see flow.next_turn
         self.state.display.remove(card_id)
         self.state.discard_pile.append(card_id)
         self.emit("card_discarded", player=None, card=card_id, zone="display", source=source)
