@@ -92,7 +92,10 @@ def test_jobs_default_is_the_number_of_cores() -> None:
 
 def _check_report(tmp_path: Path, jobs: str) -> list[tuple[str, str, str]]:
     report = tmp_path / f"jobs-{jobs}.json"
-    subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report)],
+    # Every suite but z3 (whose rows are the slowest units and add nothing the others do not: units of unequal
+    # length finishing out of order), with one random game per player count: still over 400 units.
+    subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report),
+                    "--suite", "setup,random-play,roundtrip,scenarios,invariants", "--games", "1"],
                    check=True, capture_output=True)
     results = json.loads(report.read_text(encoding="utf-8"))["results"]
     return [(r["suite"], r["id"], r["outcome"]) for r in results]

@@ -25,13 +25,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from unittest import mock
-
-import hypothesis
-from hypothesis import HealthCheck, Phase, Verbosity, given
-from hypothesis import strategies as st
-from hypothesis.errors import Flaky
 
 from oracle.core.faults import EngineFault
 from oracle.core.results import CheckResult, Outcome
@@ -41,6 +36,11 @@ from vale_invariants.forcing import force_missing_kinds, unprobed
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
 from vale_invariants.game_guards import GUARDS
 from vale_invariants.trace import Divergence, Failure, Violation
+
+if TYPE_CHECKING:
+    from hypothesis import strategies as st
+# Hypothesis itself is imported where games are played (_hunt, _DrawChooser): planning a run, or a process that
+# only reads this module's configuration (``oracle check`` before its workers start), does not pay for it.
 
 MODES = ("both", "invariants", "lockstep")
 ALL_MODES = ("base", "expansion", "artifacts")
@@ -244,6 +244,8 @@ class _DrawChooser:
     def integer(self, low: int, high: int) -> int:
         strategy = self._strategies.get((low, high))
         if strategy is None:
+            from hypothesis import strategies as st
+
             strategy = self._strategies[(low, high)] = st.integers(low, high)
         return self.draw(strategy)
 
@@ -308,6 +310,11 @@ def _focus(settings: GameSettings, failure: Failure) -> GameSettings:
 def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, stats: Stats,
           progress: Progress | None) -> Failure | None:
     """One Hypothesis run of up to ``games`` games; the shrunk first failure, if any."""
+    import hypothesis
+    from hypothesis import HealthCheck, Phase, Verbosity, given
+    from hypothesis import strategies as st
+    from hypothesis.errors import Flaky
+
     hunt = _Hunt(settings, stats, progress)
 
     @st.composite
