@@ -87,5 +87,6 @@ def _rejection(engine: ReferenceEngine, action: JSON) -> tuple[str, str]:
 
 def test_the_answers_of_one_decision_share_their_entries_candidates() -> None:
     """A decision lists the candidates of one of its answers' entries (LISTERS): they must be the same for all."""
+    assert ANSWERS, "no decision kind"
     for answers in ANSWERS.values():
         assert 1 == len({ENTRIES[t].candidates for t in answers})
