@@ -138,7 +138,7 @@ def test_fixture_engine_is_caught_with_its_rule(name: str, mode: str, tmp_path: 
     modes = ("lockstep", "invariants") if mode == "any" else (mode,)
     report = None
     for tried in modes:
-        report = _fuzz(module.create, impl, games=FIXTURE_GAMES, seed=seed, mode=tried, shrink_seconds=1.0,
+        report = _fuzz(module.create, impl, games=FIXTURE_GAMES, seed=seed, mode=tried, shrink_seconds=0.0,
                        save_failures=tmp_path)
         if report.failures:
             break
