@@ -7,37 +7,20 @@ next to the state they read, with the memo that remembers them while legal actio
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 from oracle.core.cards import Card, catalogue
 from oracle.core.json_types import JSON
 from oracle.core.model import Family, Stones
 from oracle.reference.effects import loki
-from oracle.reference.effects.registry import INSTANT, PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
+from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues
 from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
 
 T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
 
 BASE_HOLDING_LIMIT = 4
-
-
-class Answers(dict[K, V]):
-    """Answers remembered by key: a key not asked before is answered by ``compute`` once, then remembered."""
-
-    __slots__ = ("compute",)
-
-    def __init__(self, compute: Callable[[K], V]) -> None:
-        super().__init__()
-        self.compute = compute
-
-    def __missing__(self, key: K) -> V:
-        answer = self[key] = self.compute(key)
-        return answer
 
 
 class ListingMemo:
@@ -52,12 +35,10 @@ class ListingMemo:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.can_resolve: Answers[tuple[int, str, str], bool] = Answers(
-            lambda key: INSTANT[key[1]].can_resolve(table, key[0], key[2] or key[1]))
-        self.costs: Answers[tuple[int, str], int] = Answers(
-            lambda key: table._summon_cost(key[0], table.card(key[1])))
-        self.values: Answers[int, StoneValues] = Answers(table._stone_values)
-        self.in_force: Answers[int, tuple[tuple[Card, Permanent], ...]] = Answers(table._in_force)
+        self.can_resolve: dict[tuple[int, str, str], bool] = {}
+        self.costs: dict[tuple[int, str], int] = {}
+        self.values: dict[int, StoneValues] = {}
+        self.in_force: dict[int, tuple[tuple[Card, Permanent], ...]] = {}
 
     def __enter__(self) -> ListingMemo:
         self.table.remembered = self
@@ -109,8 +90,12 @@ class Table:
 
     def in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         """The Permanent effects in force for a player: cards in the area whose summon has finished."""
-        memo = self.remembered
-        return self._in_force(player) if memo is None else memo.in_force[player]
+        if self.remembered is None:
+            return self._in_force(player)
+        found = self.remembered.in_force.get(player)
+        if found is None:
+            found = self.remembered.in_force[player] = self._in_force(player)
+        return found
 
     def _in_force(self, player: int) -> tuple[tuple[Card, Permanent], ...]:
         out: list[tuple[Card, Permanent]] = []
@@ -127,8 +112,12 @@ class Table:
 
     def stone_values(self, player: int) -> StoneValues:
         """PAY-4 / RUL-16: the stone values in force for this player now."""
-        memo = self.remembered
-        return self._stone_values(player) if memo is None else memo.values[player]
+        if self.remembered is None:
+            return self._stone_values(player)
+        values = self.remembered.values.get(player)
+        if values is None:
+            values = self.remembered.values[player] = self._stone_values(player)
+        return values
 
     def _stone_values(self, player: int) -> StoneValues:
         red, blue, purple = 1, 3, 6
@@ -148,8 +137,13 @@ class Table:
 
     def summon_cost(self, player: int, card: Card) -> int:
         """SUM-3: the printed cost changed by the effects in force, never below 0; a fixed cost wins (ART-9)."""
-        memo = self.remembered
-        return self._summon_cost(player, card) if memo is None else memo.costs[player, card.id]
+        if self.remembered is None:
+            return self._summon_cost(player, card)
+        key = (player, card.id)
+        cost = self.remembered.costs.get(key)
+        if cost is None:
+            cost = self.remembered.costs[key] = self._summon_cost(player, card)
+        return cost
 
     def _summon_cost(self, player: int, card: Card) -> int:
         in_force = self.in_force(player)

@@ -133,10 +133,13 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     effect = INSTANT.get(card_id)
     if effect is None:
         return True
-    memo = table.remembered
-    if memo is None:
+    if table.remembered is None:
         return effect.can_resolve(table, owner, acting or card_id)
-    return memo.can_resolve[owner, card_id, acting]
+    key = (owner, card_id, acting)
+    answer = table.remembered.can_resolve.get(key)
+    if answer is None:
+        answer = table.remembered.can_resolve[key] = effect.can_resolve(table, owner, acting or card_id)
+    return answer
 
 
 def _register(registry: dict[str, V], key: str, value: V, what: str) -> None:
