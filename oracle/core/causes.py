@@ -71,6 +71,19 @@ class CauseFacts:
     code: str = ""
     reference_code: str = ""
     field: str = ""
+    rule: str = ""
+    """The blamed rule: the reference's rule at the first divergent step (the rule of its rejection, or of the event
+    that produced the differing field); '' when the blame is not known."""
+    step: int | None = None
+    """The step of the check at which the engine first diverges from the reference (None when not known)."""
+    cards: tuple[str, ...] = ()
+    """Card and tile ids involved at that step (a facet, not part of the key)."""
+    engine_message: str = ""
+    """The engine's own words at that step (its rejection message), when it gave any."""
+    reference_does: str = ""
+    """What the reference does at that step, in words."""
+    engine_does: str = ""
+    """What the engine does at that step, in words."""
 
     @property
     def signature(self) -> str:
@@ -92,7 +105,9 @@ class CauseFacts:
 
     def to_json(self) -> JSON:
         return {"verdict": self.verdict.value, "kind": self.kind, "code": self.code,
-                "reference_code": self.reference_code, "field": self.field}
+                "reference_code": self.reference_code, "field": self.field, "rule": self.rule, "step": self.step,
+                "cards": list(self.cards), "engine_message": self.engine_message,
+                "reference_does": self.reference_does, "engine_does": self.engine_does}
 
     @staticmethod
     def from_json(data: object) -> CauseFacts | None:
@@ -102,8 +117,15 @@ class CauseFacts:
             verdict = Verdict(data.get("verdict"))
         except ValueError:
             return None
+        step = data.get("step")
+        cards = data.get("cards")
         return CauseFacts(verdict, str(data.get("kind", "")), str(data.get("code", "")),
-                          str(data.get("reference_code", "")), str(data.get("field", "")))
+                          str(data.get("reference_code", "")), str(data.get("field", "")),
+                          rule=str(data.get("rule", "")), step=step if isinstance(step, int) else None,
+                          cards=tuple(str(c) for c in cards) if isinstance(cards, list) else (),
+                          engine_message=str(data.get("engine_message", "")),
+                          reference_does=str(data.get("reference_does", "")),
+                          engine_does=str(data.get("engine_does", "")))
 
 
 def accepted_illegal(action: JSON, reference_code: str) -> CauseFacts:
