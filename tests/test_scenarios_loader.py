@@ -179,3 +179,57 @@ def test_key_lines_follow_tables_arrays_and_inline_values() -> None:
     assert expected == {k: lines[k] for k in expected}
     expected_line = lines[("steps", 2, "expect", "players", 0)]
     assert expected_line == line_of(lines, ("steps", 2, "expect", "players", 0, "nothing", "here"))
+
+
+# ---------------------------------------------------------------------- the quick check
+
+
+SAME_IN_DRAFT_7_AND_2020_12 = frozenset({
+    "$defs", "$id", "$ref", "$schema", "additionalProperties", "allOf", "anyOf", "const", "description", "else",
+    "enum", "if", "items", "maxItems", "maximum", "minItems", "minLength", "minProperties", "minimum", "not", "oneOf",
+    "pattern", "properties", "required", "then", "title", "type",
+})
+
+
+def _schema_objects(node: object, named: bool = False) -> list[dict[str, object]]:
+    """Every schema object below ``node`` (the values of ``properties`` and ``$defs`` are schemas, not keywords)."""
+    if isinstance(node, list):
+        return [found for item in node for found in _schema_objects(item)]
+    if not isinstance(node, dict):
+        return []
+    found = [] if named else [node]
+    for key, value in node.items():
+        found += _schema_objects(value, named=key in ("properties", "$defs") and not named)
+    return found
+
+
+def test_the_quick_check_compiles_a_schema_whose_keywords_mean_the_same_in_draft_7() -> None:
+    """fastjsonschema compiles draft 7; the scenario schema is 2020-12. Their meanings agree on these keywords, and
+    a ``$ref`` has no validating siblings (draft 7 ignores them)."""
+    from oracle.scenarios.loader import schema
+
+    objects = _schema_objects(schema())
+    used = {key for obj in objects for key in obj}
+    with_siblings = [sorted(obj) for obj in objects if "$ref" in obj and set(obj) - {"$ref", "description", "title"}]
+    assert (set(), []) == (used - SAME_IN_DRAFT_7_AND_2020_12, with_siblings)
+
+
+def test_the_quick_check_and_jsonschema_agree_on_every_bundled_scenario_and_on_broken_ones() -> None:
+    import copy
+    import tomllib
+
+    from oracle.scenarios.loader import _validator, default_dir, quickly_valid, scenario_files
+
+    documents = [tomllib.loads(path.read_text(encoding="utf-8")) for path in scenario_files(default_dir())]
+    broken = []
+    for document in documents[:40]:
+        for key in ("id", "steps", "rules"):
+            changed = copy.deepcopy(document)
+            changed[key] = 7
+            broken.append(changed)
+        extra = copy.deepcopy(document)
+        extra["steps"][0]["surprise"] = True
+        broken.append(extra)
+    verdicts = [(quickly_valid(d), not list(_validator().iter_errors(d))) for d in documents + broken]
+    assert [pair for pair in verdicts if pair[0] != pair[1]] == []
+    assert (len(documents), len(broken)) == (sum(ok for ok, _ in verdicts), sum(not ok for ok, _ in verdicts))
