@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 
 # The dev dependencies bring trio (through selenium), which registers a Hypothesis plugin that imports trio and
@@ -17,3 +18,11 @@ os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
     os.environ.setdefault("PYTHONPYCACHEPREFIX",
                           os.path.join(tempfile.gettempdir(), f"vale-oracle-pycache-{os.getuid()}"))
+
+
+def pytest_sessionfinish(session: object) -> None:
+    """The controlling process removes the folder of the runs its workers shared (tests/shared_runs.py)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        from tests.shared_runs import session_folder
+
+        shutil.rmtree(session_folder(os.getpid()), ignore_errors=True)
