@@ -477,9 +477,10 @@ def first_divergence(fresh: Callable[[], Subject], trace: Trace, seconds: float)
         return None
 
 
-def blamed(fresh: Callable[[], Subject], trace: Trace, facts: CauseFacts | None,
-           check_seconds: float) -> CauseFacts | None:
+def blamed(fresh: Callable[[], Subject], trace: Trace, facts: CauseFacts | None, check_seconds: float,
+           ceiling: float = float("inf")) -> CauseFacts | None:
     """The facts a failing check reports: those of its first divergence when the replay finds one (within the
-    check's own time, at least :data:`MIN_REPLAY_SECONDS`), else the check's own ``facts``."""
-    found = first_divergence(fresh, trace, max(check_seconds, MIN_REPLAY_SECONDS))
+    check's own time, at least :data:`MIN_REPLAY_SECONDS`, never more than ``ceiling``: what is left of the unit's
+    deadline), else the check's own ``facts``."""
+    found = first_divergence(fresh, trace, min(max(check_seconds, MIN_REPLAY_SECONDS), ceiling))
     return found if found is not None else facts

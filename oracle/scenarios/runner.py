@@ -5,7 +5,8 @@ Each scenario gets a fresh engine: its ``requires`` are checked against the hand
 then ``reject`` or acceptance, ``expect``, ``decision``, ``events``), and finally ``expect_end``.
 Every engine call is guarded (:class:`~oracle.engines.harness.Subject`), and the whole scenario has a
 wall-clock budget besides the per-call timeout, counted once its engine has started. The first problem ends
-the scenario with one :class:`~oracle.core.results.CheckResult`.
+the scenario with one :class:`~oracle.core.results.CheckResult`; a failing one carries the facts of the scenario's
+first divergence from the reference (:mod:`oracle.scenarios.blame`), which may come before the failing step.
 """
 
 from __future__ import annotations

@@ -190,8 +190,9 @@ class _Game:
         steps = [TraceStep(StepKind.APPLY, a, n) for n, a in enumerate(self.played, 1)]
         if refused_last and steps:
             steps.insert(len(steps) - 1, TraceStep(StepKind.LISTED, self.played[-1], len(steps)))
-        found = blamed(self.context.eut.fresh, Trace(tuple(steps), setup=self.unit.payload.setup()), facts,
-                       time.perf_counter() - self.started)
+        elapsed = time.perf_counter() - self.started
+        found = blamed(self.context.eut.fresh, Trace(tuple(steps), setup=self.unit.payload.setup()), facts, elapsed,
+                       ceiling=(self.unit.deadline - elapsed) / 2)
         return {CAUSE_KEY: found.to_json()} if found is not None else {}
 
     def trace(self, note: str, rules: tuple[str, ...]) -> JSON:
