@@ -186,6 +186,23 @@ def test_a_scenario_failing_at_step_3_is_blamed_on_its_divergence_at_step_1(tmp_
         facts.step, facts.kind, facts.field, facts.rule, facts.cards)
 
 
+class ChangeThenCrash(ChangeGiven):
+    """Gives change (PAY-2), then raises when a turn ends."""
+
+    def apply(self, action: JSON) -> JSON:
+        if action.get("type") == "end_turn":
+            raise RuntimeError("the engine lost track of whose turn it is")
+        return super().apply(action)
+
+
+def test_an_engine_that_raises_after_diverging_is_blamed_on_its_divergence(tmp_path: Path) -> None:
+    path = tmp_path / "PAY-2-change-seen-two-steps-later.toml"
+    path.write_text(STEP_THREE, encoding="utf-8")
+    result = runner.run_scenario(EngineUnderTest("crashes", ChangeThenCrash, 5.0), load_file(path))
+    facts = facts_of(result)
+    assert (Outcome.ERROR, 2, 1, "PAY-2") == (result.outcome, result.step, facts.step, facts.rule)
+
+
 def test_passing_checks_are_not_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
 

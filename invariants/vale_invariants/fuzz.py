@@ -513,7 +513,7 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
     if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
             and failure.invariant not in ENGINE_PROPERTIES:
         failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
-    if failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) and failure.invariant not in ENGINE_PROPERTIES:
+    if failure.outcome is not Outcome.TIMEOUT:
         failure.cause = _blame(failure, factory, impl, config)
     if config.save_failures is not None:
         path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)

@@ -145,11 +145,6 @@ class Rulings:
         order, each as its rule and the card it was about ('' for none): a full area (SUM-1), a card whose Instant
         effect cannot resolve (SUM-4); None otherwise."""
 
-    @property
-    def rule(self) -> str:
-        """The rule in force now."""
-        return self.nesting[-1]
-
     def under(self, rule: str) -> Under:
         return Under(self.nesting, rule)
 

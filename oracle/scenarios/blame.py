@@ -6,16 +6,20 @@ A check hands over its :class:`Trace`: where it started (a loaded snapshot or a 
 took, in order: actions it applied, actions whose listing it checked, whole legal lists it compared. After every
 step both sides are compared on
 
-1. the verdict (accepted, or rejected with which code): the engine accepting what the reference rejects is blamed on
-   the rule of the reference's rejection, the reverse on the rule the reference's account gives for accepting;
-2. the pending decision (kind, player and the fields the protocol gives it): blamed on the rule under which the
-   reference asks it, or, for an item of a list that differs, on that item's own rule where it has one;
-3. the canonical state (the engine's ``export``, when it has the capability): blamed on the rule of the reference's
-   event that wrote the differing field, or on a rule it applied there without an event
-   (:mod:`oracle.reference.rulings`).
+1. the verdict: the engine accepting (or listing) what the reference rejects is blamed on the rule of the
+   reference's rejection, the reverse on the reference's rule for accepting; both rejecting with different codes, on
+   the reference's rule, and counted as accepted when the engine's code is the reference's own verdict past the test
+   it failed (it skipped that test); a rejected action that changed the engine's state, on DEC-4;
+2. the canonical state (the engine's ``export``, when it has the capability): blamed on the reference's event that
+   wrote the differing field, or on the rule in force where the engine did something the reference did not;
+3. the pending decision: an item offered on one side only is the verdict on the answer choosing it (blamed on the
+   item's own rule, else the refusal's); any other field, on the rule under which the reference asks it.
 
-The replay never changes a check's outcome: it only replaces the facts the check recorded, and a fault, an
-unsupported shuffle or a budget run out on the way leaves them as they were (:func:`blamed` returns None).
+When both the state and the decision differ, the state comes first if the reference wrote the differing field at
+that step, else the decision. The reference's rules come from its account of the step and its explanations
+(:mod:`oracle.reference.rulings`, :mod:`oracle.reference.explain`). The replay never changes a check's outcome: it
+only replaces the facts the check recorded, and a fault, an engine that shuffles by itself or the budget run out on
+the way leaves them as they were.
 """
 
 from __future__ import annotations
@@ -26,13 +30,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
+from oracle.core.cards import catalogue
 from oracle.core.causes import CauseFacts, Verdict, decision_kind, field_pattern
 from oracle.core.diff import first_difference, value_at
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
 from oracle.core.protocol import answer_is_ordered
-from oracle.core.undrivable import UNDRIVABLE
 from oracle.engines.harness import Subject
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions
@@ -111,8 +115,6 @@ def decision_words(decision: JSON | None) -> str:
 
 def _ids(value: object) -> tuple[str, ...]:
     """The card and tile ids named in ``value`` (a string, or a list of them)."""
-    from oracle.core.cards import catalogue
-
     known = catalogue()
     items = value if isinstance(value, list) else [value]
     return tuple(str(v) for v in items if isinstance(v, str) and (v in known.cards or v in known.tiles))
@@ -127,6 +129,11 @@ def action_cards(action: JSON | None) -> tuple[str, ...]:
 # ---------------------------------------------------------------------------------------------- comparing
 
 
+ALWAYS = frozenset({"kind", "player", "ordered"})
+"""Decision fields compared even when one side leaves them out (absent ``ordered`` is false, EFF-8); the others only
+when both give them."""
+
+
 def decision_shape(pending: JSON | None) -> JSON | None:
     """The fields two engines must agree on in a decision: lists sorted, absent ``ordered`` false (EFF-8), the
     adapter's ``undrivable`` marker and the prompt left out."""
@@ -134,7 +141,7 @@ def decision_shape(pending: JSON | None) -> JSON | None:
         return None
     out: JSON = {}
     for key in DECISION_FIELDS:
-        if key in pending and key != UNDRIVABLE:
+        if key in pending:
             value = pending[key]
             out[key] = sorted(value, key=str) if key in LISTS and isinstance(value, list) else value
     out["ordered"] = answer_is_ordered(pending)
@@ -149,24 +156,13 @@ def decision_difference(reference: JSON | None, engine: JSON | None) -> str | No
     if a is None or b is None:
         return "decision"
     for key in DECISION_FIELDS:
-        if a.get(key) != b.get(key):
+        if (key in ALWAYS or (key in a and key in b)) and a.get(key) != b.get(key):
             return f"decision.{key}"
     return None
 
 
 def canonical(snapshot: JSON) -> JSON:
     return {k: v for k, v in snapshot.items() if k not in HIDDEN}
-
-
-@dataclass
-class _Side:
-    """One engine's view after a step."""
-
-    accepted: bool
-    rejection: JSON
-    events: list[JSON]
-    decision: JSON | None
-    state: JSON | None
 
 
 class _Replay:
@@ -179,6 +175,13 @@ class _Replay:
         self.can_export = False
         self.state: JSON | None = None
         """The engine's canonical state after the last step it accepted (None without ``export``)."""
+        self.listing: list[JSON] | None = None
+        """The engine's legal actions at the current position, once asked (listing steps in a row ask once)."""
+
+    def listed_now(self) -> list[JSON]:
+        if self.listing is None:
+            self.listing = self.engine().legal_actions()
+        return self.listing
 
     # ------------------------------------------------------------------ the two engines
 
@@ -191,6 +194,7 @@ class _Replay:
             raise _Unreplayable("the replay's budget ran out")
 
     def start(self) -> CauseFacts | None:
+        """Both engines at the check's start (step 0), compared."""
         subject = self.subject = self.fresh()
         self.can_export = subject.handshake.can("export")
         self.reference = ReferenceEngine(subject.handshake.variants)
@@ -198,15 +202,13 @@ class _Replay:
         if trace.snapshot is not None:
             subject.load_snapshot(trace.snapshot)
             self.reference.load(trace.snapshot)
-        else:
-            assert trace.setup is not None
-            events = subject.new_game(trace.setup)
-            reference_events = self.reference.new_game(trace.setup)
-            if subject.handshake.can("internal_shuffle"):
-                raise _Unreplayable("the engine deals its own deck")
-            del reference_events
-            return self.compare_after(TraceStep(StepKind.APPLY, None, 0), events)
-        return self.compare_after(TraceStep(StepKind.APPLY, None, 0), [])
+            return self.compare_after(TraceStep(StepKind.APPLY, None, 0), [])
+        assert trace.setup is not None
+        if subject.handshake.can("internal_shuffle"):
+            raise _Unreplayable("the engine deals its own deck")
+        events = subject.new_game(trace.setup)
+        self.reference.new_game(trace.setup)
+        return self.compare_after(TraceStep(StepKind.APPLY, None, 0), events)
 
     def run(self) -> CauseFacts | None:
         found = self.start()
@@ -224,6 +226,7 @@ class _Replay:
         assert action is not None
         subject, reference = self.engine(), self.reference
         before = self.state
+        self.listing = None
         engine = subject.apply(action)
         verdict = reference.apply(action)
         if engine.get("accepted") and not verdict.get("accepted"):
@@ -239,14 +242,14 @@ class _Replay:
         action = step.action
         assert action is not None
         ordered = answer_is_ordered(self.reference.decision())
-        keys = {canonical_action(a, ordered) for a in self.engine().legal_actions()}
+        keys = {canonical_action(a, ordered) for a in self.listed_now()}
         return self.judged(step, action, canonical_action(action, ordered) in keys)
 
     def legal(self, step: TraceStep) -> CauseFacts | None:
         """The first action the engine lists and the reference does not, else the first the reference lists and the
         engine does not."""
         ordered = answer_is_ordered(self.reference.decision())
-        listed = {canonical_action(a, ordered): a for a in self.engine().legal_actions()}
+        listed = {canonical_action(a, ordered): a for a in self.listed_now()}
         legal = {canonical_action(a, ordered): a for a in self.reference.legal_actions()}
         differing = [(a, True) for k, a in sorted(listed.items()) if k not in legal]
         differing += [(a, False) for k, a in sorted(legal.items()) if k not in listed]

@@ -36,8 +36,9 @@ SUITE = "scenarios"
 VARIANT_NOT_APPLICABLE = "the scenario depends on"
 """How the reason starts when a scenario plays a variant value the engine does not declare (not-applicable)."""
 DEFAULT_SCENARIO_TIMEOUT = 10.0
-BLAMED = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED})
-"""The outcomes whose facts the first-divergence replay settles (a fault is its own cause)."""
+BLAMED = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR})
+"""The outcomes whose facts the first-divergence replay settles: an engine that raised may have diverged before (a
+state the rules never reach); one that hung is not replayed (the replay would wait as long)."""
 
 
 def reproduce_command(impl: str, scenario_id: str, scenarios_dir: str | None = None) -> str:
@@ -256,7 +257,7 @@ class _Run:
         except _Stop as stop:
             return self.blamed(stop.result)
         except EngineFault as fault:
-            return self.fault(fault)
+            return self.blamed(self.fault(fault))
 
     def blamed(self, result: CheckResult) -> CheckResult:
         """A failing result with the facts of the scenario's first divergence from the reference (issue 24)."""

@@ -239,13 +239,19 @@ class _Game:
                                        details={**self.trace("the engine listed this action as legal, then refused it",
                                                              rules), **self.blamed(cause, refused_last=True)})
         except EngineFault as fault:
+            blame = self.blamed(None) if fault.outcome in REPLAYED_FAULTS else {}
             return [fault_result(self.suite, self.check.id, self.check.title, fault, step=self.step or None,
                                  reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started,
-                                 details=self.trace(f"the engine failed here: {fault}", fault.rules))]
+                                 details={**self.trace(f"the engine failed here: {fault}", fault.rules), **blame})]
         except GameStuck as stuck:
             return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
                                details={**self.trace(f"the game stuck here: {stuck}", ("END-1",)),
                                         **self.blamed(None)})
+
+
+REPLAYED_FAULTS = frozenset({Outcome.ERROR})
+"""An engine that raised is replayed beside the reference (its error may follow an earlier divergence: a state the
+rules never reach); one that hung is not (the replay would wait as long)."""
 
 
 def random_play_rules(handshake: Handshake) -> tuple[str, ...]:
