@@ -28,9 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from unittest import mock
 
+from oracle.core.causes import CAUSE_KEY
 from oracle.core.faults import EngineFault
+from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject
+from oracle.scenarios.blame import MIN_REPLAY_SECONDS, StepKind, TraceStep, first_divergence
+from oracle.scenarios.blame import Trace as ReplayTrace
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
 from vale_invariants.forcing import force_missing_kinds, unprobed
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
@@ -201,7 +205,7 @@ class FuzzReport:
             reproduce=reproduce, duration=self.seconds,
             details={"mode": failure.mode, "invariant": failure.invariant, "games": self.stats.games,
                      "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json(),
-                     **failure.fault_details,
+                     **failure.fault_details, **({CAUSE_KEY: failure.cause} if failure.cause else {}),
                      **dict(zip(("decisions_seen", "positions_seen"), self._seen(failure.invariant), strict=True))},
         )
 
@@ -509,6 +513,8 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
     if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
             and failure.invariant not in ENGINE_PROPERTIES:
         failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
+    if failure.outcome is not Outcome.TIMEOUT:
+        failure.cause = _blame(failure, factory, impl, config)
     if config.save_failures is not None:
         path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
         failure.scenario = str(path) if path is not None else ""
@@ -547,6 +553,24 @@ def _safe_replay(failure: Failure, factory: Callable[[], Any], impl: str, timeou
         return replay_divergence(failure, factory, impl, timeout)
     except Exception:
         return None
+
+
+def _blame(failure: Failure, factory: Callable[[], Any], impl: str, config: FuzzConfig) -> JSON | None:
+    """The facts of the failure's first divergence from the reference: its actions replayed from its start, then
+    the illegal action it tried (or, for legal lists that differ, the lists compared), issue 24."""
+    trace = failure.trace
+    if not trace.setup:
+        return None
+    steps = [TraceStep(StepKind.APPLY, a, n) for n, a in enumerate(trace.actions, 1)]
+    if trace.probe is not None:
+        steps.append(TraceStep(StepKind.APPLY, trace.probe, len(steps) + 1))
+    elif failure.divergence is not None and failure.divergence.kind == "legal":
+        steps.append(TraceStep(StepKind.LEGAL, None, len(steps) + 1))
+    start = ReplayTrace(tuple(steps), snapshot=trace.start) if trace.start is not None \
+        else ReplayTrace(tuple(steps), setup=trace.setup)
+    facts = first_divergence(lambda: Subject(factory, impl, config.timeout, config.start_timeout), start,
+                             max(config.shrink_seconds, MIN_REPLAY_SECONDS))
+    return facts.to_json() if facts is not None else None
 
 
 def _empty_trace() -> Any:

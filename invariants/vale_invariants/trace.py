@@ -127,6 +127,9 @@ class Failure:
     scenario_note: str = ""
     fault_details: dict[str, Any] = _field(default_factory=dict)
     """What the engine fault that ended the game adds to the result's details (a capability it contradicted)."""
+    cause: JSON | None = None
+    """The facts of the trace's first divergence from the reference (``oracle.core.causes.CauseFacts`` as JSON),
+    when the replay found one (issue 24)."""
 
     @property
     def rule(self) -> str:

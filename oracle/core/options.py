@@ -18,6 +18,9 @@ class OptionsDataError(ValueError):
 class Option:
     name: str
     text: str
+    rule: str = ""
+    """The rule that decides when the option is offered, where one does (the first-divergence replay blames an
+    option offered or withheld on it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +60,7 @@ def load_options(path: Path) -> dict[str, OptionSet]:
         options: list[Option] = []
         for j, raw in enumerate(entry.get("option", [])):
             at = f"{where}.option[{j}]"
-            option = Option(_text(raw, "name", at), _text(raw, "text", at))
+            option = Option(_text(raw, "name", at), _text(raw, "text", at), _text(raw, "rule", at, required=False))
             if option.name in {o.name for o in options}:
                 raise OptionsDataError(f"{at}: option {option.name!r} of {source} is listed twice")
             options.append(option)
@@ -71,6 +74,13 @@ def load_options(path: Path) -> dict[str, OptionSet]:
 @cache
 def option_sets() -> dict[str, OptionSet]:
     return load_options(OPTIONS_FILE)
+
+
+def option_rule(source: str, name: str) -> str:
+    """The rule that decides when ``source`` offers the option ``name`` ('' when none does, or it is not listed)."""
+    listed = option_sets().get(source)
+    found = [o.rule for o in listed.options if o.name == name] if listed is not None else []
+    return found[0] if found else ""
 
 
 def option(source: str, name: str) -> str:

@@ -79,6 +79,9 @@ class ActionEntry(Generic[M]):
     Action-phase turn share one lister (:func:`_turn_candidates`)."""
     apply: Callable[[Table, int, M], None]
     """Apply the legal move for the deciding player (:data:`CHANCE` for a shuffle)."""
+    rule: str
+    """The rule the action follows when applied (what it does rules its events; an answer to an effect's choice is
+    ruled by the effect it answers: :mod:`oracle.reference.rulings`)."""
 
 
 def _reject(code: RejectionCode, rule: str, message: str) -> Rejection:
@@ -177,7 +180,7 @@ def instant_can_resolve_once_paid(table: Table, player: int, card_id: str, paid:
     if effect is None or effect.can_resolve is always or paid.total == 0:
         return instant_can_resolve(table, player, card_id)
     paying = table.what_if()
-    paying.pay_stones(player, paid, purpose="what-if")
+    paying.pay_stones(player, paid, purpose=f"summon {card_id}")
     return instant_can_resolve(paying, player, card_id)
 
 
@@ -513,32 +516,33 @@ def _entries(*entries: ActionEntry[Any]) -> dict[ActionType, ActionEntry[Any]]:
 
 
 ENTRIES: dict[ActionType, ActionEntry[Any]] = _entries(
-    ActionEntry(ActionType.PICK, _fields(parse_pick), _check_pick, _pick_candidates, _pick),
-    ActionEntry(ActionType.SELL, _fields(parse_sell), _check_marked, _turn_candidates, _sell),
-    ActionEntry(ActionType.TAME, _fields(parse_tame), _check_marked, _turn_candidates, _tame),
+    ActionEntry(ActionType.PICK, _fields(parse_pick), _check_pick, _pick_candidates, _pick, "HUNT-2"),
+    ActionEntry(ActionType.SELL, _fields(parse_sell), _check_marked, _turn_candidates, _sell, "SELL-1"),
+    ActionEntry(ActionType.TAME, _fields(parse_tame), _check_marked, _turn_candidates, _tame, "TAME-1"),
     ActionEntry(ActionType.SUMMON, _card_before_payment(_check_summoned_card, parse_summon_payment), _check_summon,
-                _turn_candidates, _summon),
+                _turn_candidates, _summon, "SUM-2"),
     ActionEntry(ActionType.REMOVE, _card_before_payment(_check_removed_card, parse_remove_payment), _check_remove,
-                _turn_candidates, _remove),
-    ActionEntry(ActionType.END_TURN, _fields(parse_end_turn), _check_end_turn, _turn_candidates, _end_turn),
-    ActionEntry(ActionType.KEEP_STONES, _fields(parse_keep_stones), _check_keep, _keep_candidates, _keep_stones),
+                _turn_candidates, _remove, "REM-1"),
+    ActionEntry(ActionType.END_TURN, _fields(parse_end_turn), _check_end_turn, _turn_candidates, _end_turn, "ACT-1"),
+    ActionEntry(ActionType.KEEP_STONES, _fields(parse_keep_stones), _check_keep, _keep_candidates, _keep_stones,
+                "LIMIT-2"),
     ActionEntry(ActionType.RESOLVE_ACTIVE, _fields(parse_resolve_active), _check_resolve_active,
-                _resolve_active_candidates, _resolve_active),
+                _resolve_active_candidates, _resolve_active, "EFF-5"),
     ActionEntry(ActionType.CHOOSE_PLAYER, _fields(parse_choose_player), _check_choose_player,
-                _choose_player_candidates, _answer_stage(lambda move: move.target)),
+                _choose_player_candidates, _answer_stage(lambda move: move.target), "DEC-2"),
     ActionEntry(ActionType.CHOOSE_CARDS, _fields(parse_choose_cards), _check_choose_cards, _choose_cards_candidates,
-                _answer_stage(lambda move: move.cards)),
+                _answer_stage(lambda move: move.cards), "DEC-2"),
     ActionEntry(ActionType.CHOOSE_OPTIONS, _fields(parse_choose_options), _check_choose_options,
-                _choose_options_candidates, _answer_stage(lambda move: tuple(sorted(move.options)))),
-    ActionEntry(ActionType.SHUFFLE, _fields(parse_shuffle), _check_shuffle, _shuffle_candidates, _shuffle),
+                _choose_options_candidates, _answer_stage(lambda move: tuple(sorted(move.options))), "DEC-2"),
+    ActionEntry(ActionType.SHUFFLE, _fields(parse_shuffle), _check_shuffle, _shuffle_candidates, _shuffle, "DECK-1"),
     ActionEntry(ActionType.TAKE_ARTIFACT, _fields(parse_take_artifact), _check_take_artifact,
-                _take_artifact_candidates, _take_artifact),
+                _take_artifact_candidates, _take_artifact, "ART-3"),
     ActionEntry(ActionType.USE_ARTIFACT, _fields(parse_use_artifact), _check_use_artifact, _turn_candidates,
-                _use_artifact),
+                _use_artifact, "ART-5"),
     ActionEntry(ActionType.PAY, _fields(parse_pay), _check_pay, _pay_candidates,
-                _answer_stage(lambda move: move.payment)),
+                _answer_stage(lambda move: move.payment), "DEC-2"),
     ActionEntry(ActionType.UPGRADE_STONES, _fields(parse_upgrade_stones), _check_upgrade, _upgrade_candidates,
-                _answer_stage(lambda move: move.stones)),
+                _answer_stage(lambda move: move.stones), "DEC-2"),
 )
 """Every action type's entry."""
 
@@ -565,8 +569,15 @@ def offered(kind: DecisionKind, offer: Offer) -> Sequence[Move]:
 # ---------------------------------------------------------------------- parse, check, list, answer
 
 
-def parse(table: Table, spec: DecisionSpec | None, action: object) -> Move | Rejection:
-    """The action as a move answering the pending decision ``spec``, or why it does not legally answer it."""
+PASSABLE = frozenset({RejectionCode.NOT_YOUR_DECISION})
+"""The refusals :func:`parse` can be asked to look past (``past``): DEC-1, the action then judged as the deciding
+player's answer (every later test reads the decision's player, never the action's)."""
+
+
+def parse(table: Table, spec: DecisionSpec | None, action: object,
+          past: Collection[RejectionCode] = ()) -> Move | Rejection:
+    """The action as a move answering the pending decision ``spec``, or why it does not legally answer it; ``past``:
+    refusals of :data:`PASSABLE` not to make (what the verdict would be without them)."""
     if spec is None:
         return _reject(RejectionCode.GAME_OVER, "DEC-3", "the game is over")
     # An action that is not an object: tests/test_reference_plumbing.py.
@@ -577,7 +588,7 @@ def parse(table: Table, spec: DecisionSpec | None, action: object) -> Move | Rej
     if action_type is None:  # pragma: no cover - the scenario schema cannot write it
         return _reject(RejectionCode.MALFORMED_ACTION, "DEC-2", f"unknown action type {action.get('type')!r}")
     player = action.get("player")
-    if player != spec.player or isinstance(player, bool):
+    if (player != spec.player or isinstance(player, bool)) and RejectionCode.NOT_YOUR_DECISION not in past:
         who = "chance" if spec.player is None else f"player {spec.player}"
         return _reject(RejectionCode.NOT_YOUR_DECISION, "DEC-1", f"the pending decision belongs to {who}")
     if action_type not in ANSWERS[spec.kind]:
@@ -612,5 +623,7 @@ def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
 
 
 def apply(table: Table, spec: DecisionSpec, move: Move) -> None:
-    """Apply a legal move (already checked) to the pending decision."""
-    ENTRIES[move.type].apply(table, CHANCE if spec.player is None else spec.player, move)
+    """Apply a legal move (already checked) to the pending decision, a step ruled by the action's rule."""
+    entry = ENTRIES[move.type]
+    table.rulings.start(entry.rule)
+    entry.apply(table, CHANCE if spec.player is None else spec.player, move)

@@ -9,9 +9,14 @@ from oracle.core.versions import __version__
 from oracle.reference import actions, flow
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects import load_handlers
+from oracle.reference.rulings import Account
 from oracle.reference.snapshot import ENGINE_NAME, SnapshotError, export_state, load_state, parse_setup, tiles_for
 from oracle.reference.state import GameState, Phase, PlayerState
 from oracle.reference.table import Table
+
+SETUP_RULES = (("SETUP-2", "players[*].score"), ("SETUP-3", "players"), ("SETUP-1", ""))
+"""What each set-up rule decides in a new game's position (the starting scores, the players' empty hands, areas and
+stones, the rest), for the account of ``new_game`` (:mod:`oracle.reference.rulings`)."""
 
 
 class SetupError(ValueError):
@@ -30,6 +35,8 @@ class ReferenceEngine:
         self._decision_json: tuple[DecisionSpec, JSON] | None = None
         """The pending decision as JSON, remembered for the spec it was made from (one entry: a new spec
         replaces it)."""
+        self._events: list[JSON] = []
+        """The events of the last step (for :attr:`account`)."""
 
     def handshake(self) -> JSON:
         shake = reference_handshake(ENGINE_NAME, __version__)
@@ -63,6 +70,9 @@ class ReferenceEngine:
             tiles=tiles_for(parsed) if parsed.artifacts else [],
         )
         self.table = Table(state)
+        self.table.rulings.start("SETUP-1")
+        for rule, field in SETUP_RULES:
+            self.table.ruled_quietly(rule, None, field)
         self.table.emit("game_started", players=parsed.players, first_player=first)
         self.table.emit("phase_started", phase=Phase.HUNTING.value, round=1)
         self.spec = flow.settle(self.table)
@@ -71,8 +81,9 @@ class ReferenceEngine:
     def load(self, snapshot: JSON) -> None:
         state = load_state(snapshot, self.declared)
         self.table = Table(state)
+        self.table.rulings.start("PROTO-1")
         self.spec = flow.settle(self.table)
-        self.table.take_events()
+        self._events = self.table.take_events()
 
     def export(self) -> JSON:
         table = self._require_game()
@@ -114,7 +125,16 @@ class ReferenceEngine:
         return self.table
 
     def _take_events(self) -> list[JSON]:
-        return self._require_game().take_events()
+        self._events = self._require_game().take_events()
+        return self._events
+
+    # The first-divergence replay reads it in process, the protocol never (oracle/engines/blame.py).
+    @property
+    def account(self) -> Account:
+        """The last step's account, rule by rule: the rule behind each of its events, the rules it applied without
+        an event, and the rule under which the pending decision is asked (:mod:`oracle.reference.rulings`)."""
+        table = self._require_game()
+        return table.taken.account(self._events)
 
 
 def create() -> ReferenceEngine:

@@ -15,28 +15,34 @@ from enum import Enum
 from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects.context import EffectContext
-from oracle.reference.effects.registry import ACTIVE, INSTANT, TILES, TRIGGERED, Answer, Effect
+from oracle.reference.effects.registry import ACTIVE, INSTANT, PERMANENT, TILES, TRIGGERED, Answer, Effect, TileAbility
 from oracle.reference.notes import PAID
 from oracle.reference.state import MAX_PLAYERS, EffectKind, Frame, FrameKind, Phase
-from oracle.reference.table import Table
+from oracle.reference.table import TRIGGER_RULE, Table
 
 
 def settle(table: Table) -> DecisionSpec | None:
-    """Run automatic steps until a decision is pending (returned) or the game is over (None)."""
+    """Run automatic steps until a decision is pending (returned) or the game is over (None). The rule under which
+    the decision is asked is left in ``table.rulings.asked_under``: the frame's or the phase step's, LIMIT-2 when a
+    keep choice waits for a trigger of the gain."""
     state = table.state
+    table.rulings.asked_under = ""
     while True:
         if _ends_at_once(table):
-            table.end_game(winners(table))
+            with table.under(END_1):
+                table.end_game(winners(table))
             return None
         if table.recover_triggered():
             continue
         over = table.over_limit()
-        if over is not None and not _gain_trigger_resolving(table):
+        waits = over is not None and _gain_trigger_resolving(table)
+        if over is not None and not waits:
             table.push(Frame(FrameKind.KEEP, over))
         if state.stack:
             frame = state.stack[-1]
             spec = _FRAME_DECISIONS[frame.kind](table, frame)
             if spec is not None:
+                table.rulings.asked_under = LIMIT_2 if waits else _FRAME_RULES[frame.kind](frame)
                 return spec
             advance_frame(table, frame, None)
             continue
@@ -48,6 +54,9 @@ def settle(table: Table) -> DecisionSpec | None:
 
 
 # ---------------------------------------------------------------------- the resolution stack
+
+
+LIMIT_2 = "LIMIT-2"
 
 
 def _gain_trigger_resolving(table: Table) -> bool:
@@ -91,7 +100,41 @@ def _effect_decision(table: Table, frame: Frame) -> DecisionSpec | None:
     effect = _effect_of(frame)
     if frame.stage >= len(effect.stages):
         return None
-    return effect.stages[frame.stage].decide(EffectContext(table, frame))
+    with table.under(effect_rule(frame)):
+        return effect.stages[frame.stage].decide(EffectContext(table, frame))
+
+
+EFFECT_RULES: dict[EffectKind, str] = {
+    EffectKind.INSTANT: "SUM-6",
+    EffectKind.ACTIVE: "EFF-5",
+    EffectKind.PERMANENT: TRIGGER_RULE,
+}
+"""The rule of an effect whose handler follows no rule of its own beyond the card text, by where it comes from."""
+TILE_RULES: dict[TileAbility, str] = {TileAbility.INSTANT: "ART-4", TileAbility.ACTION: "ART-5",
+                                      TileAbility.PERMANENT: "ART-4"}
+"""The same for an artifact tile's ability, by when it is used."""
+
+
+def effect_rule(frame: Frame) -> str:
+    """The rule an effect frame follows: its effect's own, else its trigger's or tile's, else where it comes from."""
+    effect = _effect_of(frame)
+    if effect.rule:
+        return effect.rule
+    if frame.effect is EffectKind.ARTIFACT:
+        tile = TILES[frame.card]
+        return tile.rule or TILE_RULES[tile.ability]
+    if frame.effect is EffectKind.PERMANENT and frame.card in PERMANENT:
+        return PERMANENT[frame.card].rule or TRIGGER_RULE
+    assert frame.effect is not None
+    return EFFECT_RULES[frame.effect]
+
+
+def _asking_rule(frame: Frame) -> str:
+    """The rule under which an effect frame asks: its current stage's own (Loki's question, ART-11), else the
+    effect's."""
+    effect = _effect_of(frame)
+    stage = effect.stages[frame.stage] if frame.stage < len(effect.stages) else None
+    return str(getattr(stage, "rule", "")) or effect_rule(frame)
 
 
 def _no_decision(table: Table, frame: Frame) -> None:
@@ -104,6 +147,19 @@ _FRAME_DECISIONS: dict[FrameKind, Callable[[Table, Frame], DecisionSpec | None]]
     FrameKind.EFFECT: _effect_decision,
     FrameKind.SUMMON: _no_decision,
 }
+_FRAME_RULES: dict[FrameKind, Callable[[Frame], str]] = {
+    FrameKind.KEEP: lambda frame: "LIMIT-1",
+    FrameKind.SHUFFLE: lambda frame: "DECK-1",
+    FrameKind.EFFECT: _asking_rule,
+    FrameKind.SUMMON: lambda frame: "SUM-6",
+}
+"""The rule under which each kind of frame asks its decision (a player over the holding limit keeps: LIMIT-1)."""
+
+
+def ask_again(table: Table) -> DecisionSpec | None:
+    """The decision the top frame asks, asked again (asking only reads the position: nothing changes)."""
+    stack = table.state.stack
+    return _FRAME_DECISIONS[stack[-1].kind](table, stack[-1]) if stack else None
 
 
 def advance_frame(table: Table, frame: Frame, answer: Answer) -> None:
@@ -117,26 +173,28 @@ def advance_frame(table: Table, frame: Frame, answer: Answer) -> None:
 
 def _advance_summon(table: Table, frame: Frame) -> None:
     """SUM-6: the summon triggers fire first, then the card's own Instant effect resolves, then the summon ends."""
-    if frame.stage == 0:
-        table.next_stage(frame)
-        table.fire_summon_triggers(frame.player, frame.card, frame.memo[PAID])
-        if frame.card in INSTANT:
-            table.push_effect(frame.player, frame.card, EffectKind.INSTANT)
-        return
-    table.pop_frame()
-    table.emit("summon_completed", player=frame.player, card=frame.card)
+    with table.under("SUM-6"):
+        if frame.stage == 0:
+            table.next_stage(frame)
+            table.fire_summon_triggers(frame.player, frame.card, frame.memo[PAID])
+            if frame.card in INSTANT:
+                table.push_effect(frame.player, frame.card, EffectKind.INSTANT)
+            return
+        table.pop_frame()
+        table.emit("summon_completed", player=frame.player, card=frame.card)
 
 
 def _advance_effect(table: Table, frame: Frame, answer: Answer) -> None:
     """One stage of an effect acts on the answer; a stage may ask to run again (after a pushed frame)."""
     effect = _effect_of(frame)
-    if frame.stage >= len(effect.stages):
-        table.pop_frame()
-        table.emit("effect_resolved", player=frame.player, card=frame.card, source=frame.source or frame.card,
-                   effect=frame.effect.value if frame.effect is not None else "")
-        return
-    if effect.stages[frame.stage].resolve(EffectContext(table, frame), answer):
-        table.next_stage(frame)
+    with table.under(effect_rule(frame)):
+        if frame.stage >= len(effect.stages):
+            table.pop_frame()
+            table.emit("effect_resolved", player=frame.player, card=frame.card, source=frame.source or frame.card,
+                       effect=frame.effect.value if frame.effect is not None else "")
+            return
+        if effect.stages[frame.stage].resolve(EffectContext(table, frame), answer):
+            table.next_stage(frame)
 
 
 # ---------------------------------------------------------------------- phases
@@ -163,6 +221,24 @@ def _hunting_step(table: Table) -> HuntingStep:
 def _hunting(table: Table) -> DecisionSpec | None:
     """ROUND-1: one step of the Hunting phase."""
     return _HUNTING_STEPS[_hunting_step(table)](table)
+
+
+PhaseStep = Callable[[Table], "DecisionSpec | None"]
+
+
+def _ruled(rule: str | Callable[[Table], str], step: PhaseStep) -> PhaseStep:
+    """``step`` run under ``rule`` (a rule id, or how to tell it from the position), which also rules the decision
+    it asks."""
+
+    def run(table: Table) -> DecisionSpec | None:
+        ruling = rule if isinstance(rule, str) else rule(table)
+        with table.under(ruling):
+            spec = step(table)
+        if spec is not None:
+            table.rulings.asked_under = ruling
+        return spec
+
+    return run
 
 
 def _deal_display(table: Table) -> None:
@@ -206,10 +282,15 @@ def _place_marker_decision(table: Table) -> DecisionSpec | None:
     return None
 
 
-_HUNTING_STEPS: dict[HuntingStep, Callable[[Table], DecisionSpec | None]] = {
-    HuntingStep.DEAL_DISPLAY: _deal_display,
-    HuntingStep.TAKE_TILES: _take_tile_decision,
-    HuntingStep.PLACE_MARKERS: _place_marker_decision,
+def _pick_rule(table: Table) -> str:
+    """HUNT-2 for the first markers (clockwise), HUNT-3 for the second (counter-clockwise)."""
+    return "HUNT-2" if sum(len(p.markers) for p in table.state.players) < table.state.n else "HUNT-3"
+
+
+_HUNTING_STEPS: dict[HuntingStep, PhaseStep] = {
+    HuntingStep.DEAL_DISPLAY: _ruled("HUNT-1", _deal_display),
+    HuntingStep.TAKE_TILES: _ruled("ART-3", _take_tile_decision),
+    HuntingStep.PLACE_MARKERS: _ruled(_pick_rule, _place_marker_decision),
 }
 
 
@@ -234,15 +315,16 @@ def _resolution_turn(table: Table) -> DecisionSpec | None:
         return DecisionSpec(
             DecisionKind.NEXT_ACTIVE, player, "choose the next Active effect to resolve", cards=tuple(available),
         )
-    table.return_tile(player)
+    with table.under("ART-6"):
+        table.return_tile(player)
     next_turn(table)
     return None
 
 
-_PHASE_STEPS: dict[Phase, Callable[[Table], DecisionSpec | None]] = {
+_PHASE_STEPS: dict[Phase, PhaseStep] = {
     Phase.HUNTING: _hunting,
-    Phase.ACTION: _action_turn,
-    Phase.RESOLUTION: _resolution_turn,
+    Phase.ACTION: _ruled("ACT-1", _action_turn),
+    Phase.RESOLUTION: _ruled("EFF-5", _resolution_turn),
 }
 
 
@@ -301,7 +383,8 @@ def _end_round(table: Table) -> None:
     state = table.state
     top = max(p.score for p in state.players)
     if top >= state.setup.end_score or state.round >= state.setup.rounds:
-        table.end_game(winners(table))
+        with table.under(END_1):
+            table.end_game(winners(table))
         return
     table.start_next_round()
     table.start_phase(Phase.HUNTING)

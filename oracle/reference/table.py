@@ -16,11 +16,14 @@ from oracle.reference.effects import loki
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
 from oracle.reference.payment import StoneValues
+from oracle.reference.rulings import Rulings, Taken, Under
 from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
 
 T = TypeVar("T")
 
 BASE_HOLDING_LIMIT = 4
+TRIGGER_RULE = "EFF-4"
+"""The rule of a Permanent trigger whose handler follows no rule of its own beyond the card text."""
 
 
 class ListingMemo:
@@ -56,6 +59,9 @@ class Table:
         self.events: list[JSON] = []
         self.cards = catalogue()
         self.remembered: ListingMemo | None = None
+        self.rulings = Rulings()
+        self.taken = Taken([], [], "", "")
+        """The rules of the step whose events were taken last (:meth:`take_events`)."""
 
     def _twin(self, events: list[JSON]) -> Table:
         twin = Table.__new__(Table)
@@ -63,6 +69,9 @@ class Table:
         twin.events = events
         twin.cards = self.cards
         twin.remembered = None
+        twin.rulings = Rulings()
+        twin.rulings.reasons = self.rulings.reasons
+        twin.taken = self.taken
         return twin
 
     # The harness copies an engine in the random-game suites, never in a scenario: tests/test_reference_plumbing.py.
@@ -79,9 +88,27 @@ class Table:
         return ListingMemo(self)
 
     def take_events(self) -> list[JSON]:
-        """The events since the last call, oldest first."""
+        """The events since the last call, oldest first; the rules behind them are kept in :attr:`taken`."""
         events, self.events = self.events, []
+        self.taken = self.rulings.take()
         return events
+
+    def under(self, rule: str) -> Under:
+        """``with table.under(rule):`` what happens inside follows ``rule`` (docs: :mod:`oracle.reference.rulings`)."""
+        return self.rulings.under(rule)
+
+    def ruled_out(self, rule: str, card: str = "") -> bool:
+        """A test following ``rule`` (about ``card``) failed: False, for ``return test or table.ruled_out(rule)``;
+        remembered while a verdict is being explained (:mod:`oracle.reference.explain`)."""
+        reasons = self.rulings.reasons
+        if reasons is not None:
+            reasons.append((rule, card))
+        return False
+
+    def ruled_quietly(self, rule: str, player: int | None, field: str = "") -> None:
+        """``rule`` decided something at this point of the step without an event (a trigger site where nothing
+        reacted, a card leaving the area without being discarded; ``field``: the fields it decided, as a pattern)."""
+        self.rulings.note(rule, player, len(self.events), field)
 
     # ----------------------------------------------------------------- queries
 
@@ -163,7 +190,8 @@ class Table:
         return self.state.round + self.state.players[player].extra_areas
 
     def area_free(self, player: int) -> bool:
-        return len(self.state.players[player].area) < self.area_capacity(player)
+        """SUM-1: fewer summoned cards than areas."""
+        return len(self.state.players[player].area) < self.area_capacity(player) or self.ruled_out("SUM-1")
 
     def summoned(self, player: int, family: Family | None = None) -> list[Card]:
         """The player's summoned cards; with ``family``, those that are of it or may be taken as it now (Loki,
@@ -211,6 +239,8 @@ class Table:
 
     def emit(self, event_type: str, **fields: Any) -> None:
         self.events.append({"type": event_type, **fields})
+        rulings = self.rulings
+        rulings.event_rules.append(rulings.nesting[-1])
 
     # ----------------------------------------------------------------- points
 
@@ -228,7 +258,8 @@ class Table:
             self.emit("points_lost", player=player, points=lost, source=source)
             for card, effect in self.in_force(player):
                 if effect.on_lose_points is not None:
-                    effect.on_lose_points(self, player, card.id, lost)
+                    with self.under(effect.rule or TRIGGER_RULE):
+                        effect.on_lose_points(self, player, card.id, lost)
         return lost
 
     # ----------------------------------------------------------------- stones
@@ -240,13 +271,16 @@ class Table:
         self.emit("stones_gained", player=player, stones=stones.to_json(), source=source)
         for card, effect in self.in_force(player):
             if effect.on_gain_stones is not None:
-                effect.on_gain_stones(self, player, card.id, stones)
+                with self.under(effect.rule or TRIGGER_RULE):
+                    effect.on_gain_stones(self, player, card.id, stones)
 
     def pay_stones(self, player: int, stones: Stones, purpose: str) -> None:
+        """PAY-2: the stones paid are gone, with no change given."""
         if stones.total == 0:
             return
         self.state.players[player].stones = self.state.players[player].stones - stones
-        self.emit("stones_paid", player=player, stones=stones.to_json(), purpose=purpose)
+        with self.under("PAY-2"):
+            self.emit("stones_paid", player=player, stones=stones.to_json(), purpose=purpose)
 
     def discard_stones(self, player: int, stones: Stones, source: str = "") -> None:
         if stones.total == 0:
@@ -257,7 +291,8 @@ class Table:
     def keep_stones(self, player: int, kept: Stones) -> None:
         """LIMIT-2: the player keeps ``kept`` and discards the rest."""
         held = self.state.players[player].stones
-        self.discard_stones(player, held - kept, source="holding limit")
+        with self.under("LIMIT-2"):
+            self.discard_stones(player, held - kept, source="holding limit")
 
     def exchange_all_stones(self, player: int, stones: Stones, source: str) -> None:
         before = self.state.players[player].stones
@@ -272,14 +307,16 @@ class Table:
         del self.state.draw_pile[: len(taken)]
         self.state.display.extend(taken)
         if taken:
-            self.emit("cards_revealed", cards=list(taken))
+            with self.under("HUNT-1"):
+                self.emit("cards_revealed", cards=list(taken))
         return len(taken)
 
     def shuffle_discard_into_draw(self, order: list[str]) -> None:
         """DECK-1: the discard pile becomes the draw pile, in the given order (top first)."""
         self.state.draw_pile = list(order)
         self.state.discard_pile = []
-        self.emit("discard_pile_shuffled", order=list(order))
+        with self.under("DECK-1"):
+            self.emit("discard_pile_shuffled", order=list(order))
 
     def place_marker(self, player: int, card_id: str) -> None:
         self.state.players[player].markers.append(card_id)
@@ -299,10 +336,12 @@ class Table:
         self.gain_stones(player, stones, source="sale")
         tile = self.state.players[player].artifact
         if tile is not None and tile in TILES and TILES[tile].on_sell is not None:
-            TILES[tile].on_sell(self, player, tile, card, stones)  # type: ignore[misc]
+            with self.under(TILES[tile].rule or "ART-4"):
+                TILES[tile].on_sell(self, player, tile, card, stones)  # type: ignore[misc]
         for trigger, effect in self.in_force(player):
             if effect.on_sell is not None:
-                effect.on_sell(self, player, trigger.id, card, stones)
+                with self.under(effect.rule or TRIGGER_RULE):
+                    effect.on_sell(self, player, trigger.id, card, stones)
 
     def tame(self, player: int, card_id: str) -> None:
         """TAME-1: put the display card into the hand; tame triggers (Triton) fire."""
@@ -312,7 +351,8 @@ class Table:
         card = self.card(card_id)
         for trigger, effect in self.in_force(player):
             if effect.on_tame is not None:
-                effect.on_tame(self, player, trigger.id, card)
+                with self.under(effect.rule or TRIGGER_RULE):
+                    effect.on_tame(self, player, trigger.id, card)
 
     def place_summoned(self, player: int, card_id: str, paid: Stones, free: bool) -> None:
         """SUM-2/SUM-6: the card leaves the hand for the area; the summon frame takes it from there."""
@@ -324,9 +364,12 @@ class Table:
     def fire_summon_triggers(self, player: int, card_id: str, paid: Stones) -> None:
         """EFF-3: the other cards' summon triggers react; the summoned card's own effect does not."""
         info = SummonInfo(player, self.card(card_id), paid)
-        for trigger_card, effect in self.in_force(player):
-            if effect.on_summon is not None and trigger_card.id != card_id:
-                effect.on_summon(self, player, trigger_card.id, info)
+        with self.under("EFF-3"):
+            self.ruled_quietly("EFF-3", player)
+            for trigger_card, effect in self.in_force(player):
+                if effect.on_summon is not None and trigger_card.id != card_id:
+                    with self.under(effect.rule or TRIGGER_RULE):
+                        effect.on_summon(self, player, trigger_card.id, info)
 
     def discard_from_area(self, player: int, card_id: str, source: str) -> None:
         """EFF-7: a summoned card goes to the discard pile, unless its own effect replaces that (Ash, RUL-5);
@@ -345,7 +388,8 @@ class Table:
         """The card goes to the discard pile (True), or its own effect replaces the discard (Ash, RUL-5)."""
         own = PERMANENT.get(card_id)
         if own is not None and own.replaces_own_discard is not None and card_id not in self.unfinished():
-            own.replaces_own_discard(self, player, card_id)
+            with self.under(own.rule or TRIGGER_RULE):
+                own.replaces_own_discard(self, player, card_id)
             return False
         self.state.players[player].area.remove(card_id)
         self.state.discard_pile.append(card_id)
@@ -355,7 +399,8 @@ class Table:
     def _react_to_discard(self, player: int, card_id: str) -> None:
         for card, effect in self.in_force(player):
             if effect.on_other_discarded is not None and card.id != card_id:
-                effect.on_other_discarded(self, player, card.id, card_id)
+                with self.under(effect.rule or TRIGGER_RULE):
+                    effect.on_other_discarded(self, player, card.id, card_id)
 
     def discard_from_hand(self, player: int, card_id: str, source: str) -> None:
         self.state.players[player].hand.remove(card_id)
@@ -378,14 +423,18 @@ class Table:
         self.emit("card_drawn", player=player, card=card_id, source=source)
         for card, effect in self.in_force(player):
             if effect.on_draw is not None:
-                effect.on_draw(self, player, card.id)
+                with self.under(effect.rule or TRIGGER_RULE):
+                    effect.on_draw(self, player, card.id)
         return card_id
 
     def put_on_draw_pile(self, player: int, card_id: str, source: str) -> None:
-        """Tengu: a card leaves the area for the top of the draw pile (not a discard, EFF-7)."""
+        """Tengu: a card leaves the area for the top of the draw pile (not a discard, EFF-7, ART-10: nothing that
+        reacts to a discard sees it)."""
         self.state.players[player].area.remove(card_id)
         self.state.draw_pile.insert(0, card_id)
-        self.emit("card_to_draw_pile", player=player, card=card_id, source=source)
+        with self.under("ART-10"):
+            self.emit("card_to_draw_pile", player=player, card=card_id, source=source)
+            self.ruled_quietly("ART-10", player)
 
     def put_hand_card_on_draw_pile(self, player: int, card_id: str, source: str) -> None:
         """Nurikabe: a card leaves the hand for the top of the draw pile."""
@@ -405,7 +454,8 @@ class Table:
                 continue
             for card, effect in self.in_force(player):
                 if effect.recover_when is not None and effect.recover_when(self, player):
-                    self.recover(player, card.id, card.id)
+                    with self.under(effect.rule or TRIGGER_RULE):
+                        self.recover(player, card.id, card.id)
                     return True
         return False
 
@@ -423,14 +473,16 @@ class Table:
         self.emit("artifact_taken", player=player, tile=tile_id)
 
     def return_tile(self, player: int) -> None:
-        """ART-5/ART-6: the player's tile goes back to the display with their square marker on it."""
+        """ART-5/ART-6: the player's tile goes back to the display with their square marker on it (going back is
+        ART-6's: the holder no longer holds it)."""
         tile_id = self.state.players[player].artifact
         if tile_id is None:
             return
         self.state.players[player].artifact = None
         self.state.tiles.append(tile_id)
         self.state.square_markers[tile_id] = player
-        self.emit("artifact_returned", player=player, tile=tile_id)
+        with self.under("ART-6"):
+            self.emit("artifact_returned", player=player, tile=tile_id)
 
     def buy_area(self, player: int, source: str) -> None:
         """ART-8: an Additional Area tile, +1 then +2, at most two per player."""
@@ -490,7 +542,8 @@ class Table:
         state.phase = phase
         state.turn_player = state.first_player if phase in (Phase.ACTION, Phase.RESOLUTION) else None
         state.actives_used = []
-        self.emit("phase_started", phase=phase.value, round=state.round)
+        with self.under("ROUND-1"):
+            self.emit("phase_started", phase=phase.value, round=state.round)
 
     def pass_turn(self, player: int) -> None:
         """ACT-1 / EFF-5: ``player`` takes the next turn, with no Active effect used yet."""
@@ -507,7 +560,8 @@ class Table:
         state.round += 1
         state.first_player = (state.first_player + 1) % state.n
         state.revealed = False
-        self.emit("round_started", round=state.round, first_player=state.first_player)
+        with self.under("ROUND-2"):
+            self.emit("round_started", round=state.round, first_player=state.first_player)
 
     def end_game(self, winners: list[int]) -> None:
         """END-1: the game is over; ``winners`` share the victory (END-2). Whatever was still resolving is

@@ -5,11 +5,13 @@ Each scenario gets a fresh engine: its ``requires`` are checked against the hand
 then ``reject`` or acceptance, ``expect``, ``decision``, ``events``), and finally ``expect_end``.
 Every engine call is guarded (:class:`~oracle.engines.harness.Subject`), and the whole scenario has a
 wall-clock budget besides the per-call timeout, counted once its engine has started. The first problem ends
-the scenario with one :class:`~oracle.core.results.CheckResult`.
+the scenario with one :class:`~oracle.core.results.CheckResult`; a failing one carries the facts of the scenario's
+first divergence from the reference (:mod:`oracle.scenarios.blame`), which may come before the failing step.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import shlex
 import time
 from collections.abc import Callable, Iterable
@@ -25,6 +27,7 @@ from oracle.core.rules import variants
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import Handshake, Subject
+from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
 from oracle.scenarios.given import DEFAULT_SETUP, complete_snapshot
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
 from oracle.scenarios.model import Scenario, Step
@@ -33,6 +36,9 @@ SUITE = "scenarios"
 VARIANT_NOT_APPLICABLE = "the scenario depends on"
 """How the reason starts when a scenario plays a variant value the engine does not declare (not-applicable)."""
 DEFAULT_SCENARIO_TIMEOUT = 10.0
+BLAMED = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR})
+"""The outcomes whose facts the first-divergence replay settles: an engine that raised may have diverged before (a
+state the rules never reach); one that hung is not replayed (the replay would wait as long)."""
 
 
 def reproduce_command(impl: str, scenario_id: str, scenarios_dir: str | None = None) -> str:
@@ -249,9 +255,20 @@ class _Run:
                 self.check_snapshot(self.scenario.expect_end, "expect_end")
             return self.result(Outcome.PASS, details={"steps": len(self.scenario.steps)})
         except _Stop as stop:
-            return stop.result
+            return self.blamed(stop.result)
         except EngineFault as fault:
-            return self.fault(fault)
+            return self.blamed(self.fault(fault))
+
+    def blamed(self, result: CheckResult) -> CheckResult:
+        """A failing result with the facts of the scenario's first divergence from the reference (issue 24)."""
+        if result.outcome not in BLAMED:
+            return result
+        own = CauseFacts.from_json(result.details.get(CAUSE_KEY))
+        facts = blamed(self.eut.fresh, scenario_trace(self.scenario, self.step), own, result.duration)
+        if facts is None:
+            return result
+        return dataclasses.replace(result, details={**result.details, CAUSE_KEY: facts.to_json()},
+                                   duration=time.perf_counter() - self.started)
 
     def last_action(self) -> JSON | None:
         """The action of the current step, or of the last step before it that did one."""
@@ -463,6 +480,23 @@ class _Run:
                                 cause=differs_after(self.last_action(), f"events.{want.get('type')}"),
                                 actual=f"events: {show(events, 600)}",
                                 message=f"no {want.get('type')} event matches")
+
+
+def scenario_trace(scenario: Scenario, last: Step | None) -> Trace:
+    """What the scenario does up to step ``last`` (every step when None), as the replay takes it: from its ``given``
+    position (or its ``new_game``), each step's listing checks, then its action."""
+    steps: list[TraceStep] = []
+    for step in scenario.steps:
+        steps += [TraceStep(StepKind.LISTED, a, step.number) for a in (*step.legal, *step.not_legal)]
+        if step.legal_exactly is not None:
+            steps.append(TraceStep(StepKind.LEGAL, None, step.number))
+        if step.do is not None:
+            steps.append(TraceStep(StepKind.APPLY, step.do, step.number))
+        if step is last:
+            break
+    if scenario.new_game is not None:
+        return Trace(tuple(steps), setup=scenario.new_game)
+    return Trace(tuple(steps), snapshot=complete_snapshot(scenario.given))
 
 
 def _canonical(snapshot: JSON) -> JSON:

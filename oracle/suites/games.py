@@ -21,6 +21,7 @@ from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Handshake, Subject
 from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
+from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
 from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
 from oracle.suites.registry import (
     CheckOptions,
@@ -135,12 +136,14 @@ def _run_setup(unit: Unit[SetupGame], context: RunContext) -> list[CheckResult]:
     if where is None:
         return [CheckResult("setup", check.id, check.title, Outcome.PASS, rules=check.rules,
                             duration=time.perf_counter() - started, details=details)]
-    rule = "SETUP-2" if ".score" in where else "SETUP-3" if "players" in where else "SETUP-1"
+    own = CauseFacts(Verdict.DIFFERS, "new_game", field=field_pattern(where), rule="SETUP-1", step=0)
+    facts = blamed(context.eut.fresh, Trace((), setup=setup), own, time.perf_counter() - started) or own
     return [CheckResult(
-        "setup", check.id, check.title, Outcome.FAIL, rules=(rule,), step=0,
+        "setup", check.id, check.title, Outcome.FAIL, rules=(facts.rule or "SETUP-1",), step=0,
         expected=f"{where} = {value_at(expected, where)!r}", actual=f"{where} = {value_at(actual, where)!r}",
         message="the snapshot right after new_game differs from the reference's",
-        reproduce=unit.reproduce, duration=time.perf_counter() - started, details=details)]
+        reproduce=unit.reproduce, duration=time.perf_counter() - started,
+        details={**details, CAUSE_KEY: facts.to_json()})]
 
 
 # ---------------------------------------------------------------------------------------------- random play
@@ -180,6 +183,18 @@ class _Game:
         return [CheckResult(self.suite, self.check.id, self.check.title, outcome, step=self.step or None,
                             reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started, **kw)]
 
+    def blamed(self, facts: CauseFacts | None, refused_last: bool = False) -> JSON:
+        """The details entry of the game's first divergence from the reference (issue 24): its actions replayed from
+        the set-up; with ``refused_last`` the last action, which the engine listed then refused, is first checked as
+        listed. Empty when neither the replay nor the game found facts."""
+        steps = [TraceStep(StepKind.APPLY, a, n) for n, a in enumerate(self.played, 1)]
+        if refused_last and steps:
+            steps.insert(len(steps) - 1, TraceStep(StepKind.LISTED, self.played[-1], len(steps)))
+        elapsed = time.perf_counter() - self.started
+        found = blamed(self.context.eut.fresh, Trace(tuple(steps), setup=self.unit.payload.setup()), facts, elapsed,
+                       ceiling=(self.unit.deadline - elapsed) / 2)
+        return {CAUSE_KEY: found.to_json()} if found is not None else {}
+
     def trace(self, note: str, rules: tuple[str, ...]) -> JSON:
         """The game so far as a scenario for the result's details (saved or embedded)."""
         game = self.unit.payload
@@ -209,7 +224,7 @@ class _Game:
                     return self.result(Outcome.FAIL, rules=("END-1",),
                                        expected=f"the game ends within {MAX_STEPS} decisions",
                                        actual=f"still going, stalled at {where_stalled(subject, pending)}",
-                                       message=f"no end after {MAX_STEPS} decisions")
+                                       message=f"no end after {MAX_STEPS} decisions", details=self.blamed(None))
                 self.step += 1
                 action = choose_action(subject, pending, rng)
                 self.played.append(action)
@@ -222,14 +237,21 @@ class _Game:
                                        expected="accepted (listed as legal)", actual=f"rejected: {rejection}",
                                        message=f"the engine listed {action} as legal, then refused it",
                                        details={**self.trace("the engine listed this action as legal, then refused it",
-                                                             rules), CAUSE_KEY: cause.to_json()})
+                                                             rules), **self.blamed(cause, refused_last=True)})
         except EngineFault as fault:
+            blame = self.blamed(None) if fault.outcome in REPLAYED_FAULTS else {}
             return [fault_result(self.suite, self.check.id, self.check.title, fault, step=self.step or None,
                                  reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started,
-                                 details=self.trace(f"the engine failed here: {fault}", fault.rules))]
+                                 details={**self.trace(f"the engine failed here: {fault}", fault.rules), **blame})]
         except GameStuck as stuck:
             return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
-                               details=self.trace(f"the game stuck here: {stuck}", ("END-1",)))
+                               details={**self.trace(f"the game stuck here: {stuck}", ("END-1",)),
+                                        **self.blamed(None)})
+
+
+REPLAYED_FAULTS = frozenset({Outcome.ERROR})
+"""An engine that raised is replayed beside the reference (its error may follow an earlier divergence: a state the
+rules never reach); one that hung is not (the replay would wait as long)."""
 
 
 def random_play_rules(handshake: Handshake) -> tuple[str, ...]:
@@ -269,10 +291,12 @@ def _run_roundtrip(unit: Unit[GamePlan], context: RunContext) -> list[CheckResul
             return None
         where = first_difference(snapshot, again) or "the snapshot"
         doc = roundtrip_scenario(unit.payload.label, unit.reproduce, canonical(snapshot), where)
-        cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where))
+        cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where), rule="PROTO-1",
+                           step=game.step, reference_does=f"load(export(s)) exports s again ({where} included)",
+                           engine_does=f"exports another {where} after loading its own snapshot")
         return game.result(Outcome.FAIL, rules=("PROTO-1",), expected="load(export(s)) exports s",
                            actual=f"first difference at {where}",
-                           details={**scenario_details(doc, _save_dir(context)), CAUSE_KEY: cause.to_json()})
+                           details={**scenario_details(doc, _save_dir(context)), **game.blamed(cause)})
 
     failed = game.play(round_trip)
     if failed:

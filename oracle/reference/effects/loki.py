@@ -106,6 +106,9 @@ class ChooseFamilyForLook:
     or tile whose effect looks.
     """
 
+    rule = "ART-11"
+    """The rule under which the question is asked, whatever effect looks (:mod:`oracle.reference.rulings`)."""
+
     def __init__(self, when: Callable[[EffectContext], bool] | None = None) -> None:
         self.when = when
 

@@ -134,7 +134,7 @@ def instant_can_resolve(table: Table, owner: int, card_id: str, acting: str = ""
     if effect is None:
         return True
     if table.remembered is None:
-        return effect.can_resolve(table, owner, acting or card_id)
+        return effect.can_resolve(table, owner, acting or card_id) or table.ruled_out("SUM-4", card_id)
     key = (owner, card_id, acting)
     answer = table.remembered.can_resolve.get(key)
     if answer is None:

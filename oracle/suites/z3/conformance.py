@@ -21,6 +21,7 @@ scenario file that pins it (``docs/scenarios.md``).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shlex
 import time
@@ -28,11 +29,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.core.causes import CAUSE_KEY, CauseFacts, accepted_illegal, rejected_legal
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Subject
+from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
 from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.writer import scenario_id, write_scenario
 from oracle.suites.z3.conform_actions import action_key, describe
@@ -402,7 +405,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
     for cid, title, rules in checks:
         divergences = found[rules[0]]
         if divergences:
-            results.append(_failure(cid, title, rules, divergences, options, row, engine, summary))
+            results.append(_failure(cid, title, rules, divergences, options, row, engine, summary, new_subject))
         elif faults:
             faulty_case, first_fault = faults[0]
             results.append(CheckResult(
@@ -433,12 +436,40 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
     return results
 
 
+def case_trace(divergence: Divergence) -> Trace:
+    """The case as the first-divergence replay takes it (issue 24: for a Z3 row the case itself is the step): its
+    position loaded, then its steps (the prelude's actions, the legal and illegal actions it pins, its follow-up)."""
+    steps: list[TraceStep] = []
+    for number, step in enumerate(divergence.steps, 1):
+        listed = [*step.get("legal", []), *step.get("not_legal", [])]
+        steps += [TraceStep(StepKind.LISTED, a, number) for a in listed if isinstance(a, dict)]
+        if isinstance(step.get("do"), dict):
+            steps.append(TraceStep(StepKind.APPLY, step["do"], number))
+    return Trace(tuple(steps), snapshot=complete_snapshot(divergence.case.given))
+
+
+def _own_facts(divergence: Divergence) -> CauseFacts | None:
+    """What the case says by itself: the first action the engine lists and the model does not, or the reverse."""
+    extra, missing = divergence.details.get("extra") or [], divergence.details.get("missing") or []
+    reject = divergence.details.get("reject") if isinstance(divergence.details.get("reject"), dict) else {}
+    rule = divergence.rules[0] if divergence.rules else ""
+    if extra and isinstance(extra[0], dict):
+        return dataclasses.replace(accepted_illegal(extra[0], str((reject or {}).get("code", ""))), rule=rule)
+    if missing and isinstance(missing[0], dict):
+        return dataclasses.replace(rejected_legal(missing[0], ""), rule=rule)
+    return None
+
+
 def _failure(cid: str, title: str, rules: tuple[str, ...], divergences: list[Divergence], options: ConformOptions,
-             row: Row, engine: str, summary: JSON) -> CheckResult:
-    """A failing property: the first counterexample shown, up to ``max_reports`` of them in the details."""
+             row: Row, engine: str, summary: JSON, fresh: Callable[[], Subject]) -> CheckResult:
+    """A failing property: the first counterexample shown, up to ``max_reports`` of them in the details, with the
+    facts of the first one's first divergence from the reference."""
     shown = [_result(d, options, row, engine, len(divergences)) for d in divergences[: options.max_reports]]
     first = shown[0]
-    details: JSON = {**summary, **first.details, "divergent_cases": len(divergences), "rules_broken": list(first.rules),
+    facts = blamed(fresh, case_trace(divergences[0]), _own_facts(divergences[0]), 0.0)
+    cause: JSON = {CAUSE_KEY: facts.to_json()} if facts is not None else {}
+    details: JSON = {**summary, **first.details, **cause, "divergent_cases": len(divergences),
+                     "rules_broken": list(first.rules),
                      "counterexamples": [{"case": r.details.get("case"), "message": r.message,
                                           "expected": r.expected, "actual": r.actual, "reproduce": r.reproduce}
                                          for r in shown]}
