@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oracle.core.cards import catalogue
 from oracle.core.results import Outcome
-from oracle.reports.common import one_line
+from oracle.reports.common import card_name, one_line
 from oracle.reports.fields import FieldKind, ResultField, result_fields
 from oracle.reports.html.load import Coverage, Report, Result
 from oracle.reports.html.markup import (
@@ -36,11 +35,6 @@ from oracle.reports.html.tally import (
 )
 
 CARD_TILE_CHECKS = 5
-
-
-def card_name(card_id: str) -> str:
-    card = catalogue().cards.get(card_id)
-    return card.name if card is not None else card_id
 
 
 def is_failure(result: Result) -> bool:
