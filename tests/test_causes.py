@@ -24,7 +24,10 @@ from oracle.core.causes import (
     other_code,
 )
 from oracle.core.results import CheckResult, Outcome
+from oracle.reports.cause_words import cause_title
 from oracle.reports.causes import group_causes
+from oracle.reports.charges import Charge, charge
+from oracle.reports.coverage import Tally, rule_coverage
 from oracle.reports.json_report import SCHEMA_FILE
 from oracle.scenarios.from_trace import partial_expect, roundtrip_scenario, start_given
 from tests.shared_runs import checked
@@ -79,6 +82,170 @@ def test_most_checks_first_and_code_only_differences_last() -> None:
 def test_an_engine_fault_is_grouped_by_its_kind_and_method() -> None:
     faults = [CheckResult("scenarios", f"s{i}", "", Outcome.ERROR, message="apply: KeyError: 'x'") for i in range(2)]
     assert [("fault/error/apply", 2)] == [(c.facts.signature, len(c.members)) for c in group_causes(faults)]
+
+
+# ---------------------------------------------------------------------------------------------- the key (issue 24)
+
+
+def blamed(verdict: Verdict, rule: str, kind: str = "action", code: str = "", field: str = "",
+           **words: Any) -> CauseFacts:
+    return CauseFacts(verdict, kind, code, field=field, rule=rule, **words)
+
+
+def test_one_key_is_one_cause_whatever_the_kinds_cards_and_steps() -> None:
+    members = [failed("summon", blamed(Verdict.ACCEPTS, "PAY-3", "action", "PAYMENT_SUPERFLUOUS_STONE",
+                                       cards=("base-fire-05",), step=2)),
+               failed("pay", blamed(Verdict.ACCEPTS, "PAY-3", "pay", "PAYMENT_SUPERFLUOUS_STONE",
+                                    cards=("base-water-02",), step=7)),
+               failed("game", blamed(Verdict.ACCEPTS, "PAY-3", "action", "PAYMENT_SUPERFLUOUS_STONE"), "random-play")]
+    [cause] = group_causes(members)
+    assert ("accepts/PAYMENT_SUPERFLUOUS_STONE/PAY-3", 3) == (cause.facts.signature, len(cause.members))
+    assert (("action", "pay"), ("base-fire-05", "base-water-02"), (2, 7)) == (
+        cause.facets.kinds, cause.facets.cards, cause.facets.steps)
+    assert "kinds: action, pay · cards: Salamander and Kappa · steps: 2, 7" == cause.facets.text
+
+
+def test_two_blamed_rules_are_two_causes_even_with_the_same_code() -> None:
+    members = [failed("a", blamed(Verdict.ACCEPTS, "PAY-3", code="PAYMENT_SHORT")),
+               failed("b", blamed(Verdict.ACCEPTS, "PAY-1", code="PAYMENT_SHORT"))]
+    assert ["accepts/PAYMENT_SHORT/PAY-1", "accepts/PAYMENT_SHORT/PAY-3"] == sorted(
+        c.facts.signature for c in group_causes(members))
+
+
+def test_rejects_are_keyed_by_the_rule_not_by_the_engines_code() -> None:
+    members = [failed("a", blamed(Verdict.REJECTS, "DEC-1", code="NOT_YOUR_TURN", kind="action")),
+               failed("b", blamed(Verdict.REJECTS, "DEC-1", code="STONES_NOT_HELD", kind="pay"))]
+    [cause] = group_causes(members)
+    assert ("rejects/-/DEC-1", ("NOT_YOUR_TURN", "STONES_NOT_HELD")) == (cause.facts.signature,
+                                                                          cause.facets.engine_codes)
+
+
+def test_differs_is_keyed_by_the_field_pattern_and_the_rule() -> None:
+    members = [failed(f"s{i}", blamed(Verdict.DIFFERS, "EFF-3", kind=k, field=f"players[{i}].score"))
+               for i, k in enumerate(("summon", "choose_options"))]
+    members.append(failed("x", blamed(Verdict.DIFFERS, "EFF-3", field="players[0].stones.red")))
+    assert [("differs/players[*].score/EFF-3", 2), ("differs/players[*].stones.red/EFF-3", 1)] == [
+        (c.facts.signature, len(c.members)) for c in group_causes(members)]
+
+
+def test_without_a_blamed_rule_the_kind_keeps_unrelated_deviations_apart() -> None:
+    members = [failed("a", accepted_illegal(SUMMON, "PAYMENT_SHORT")),
+               failed("b", accepted_illegal({**SUMMON, "type": "pay"}, "PAYMENT_SHORT"))]
+    assert ["accepts/action/PAYMENT_SHORT", "accepts/pay/PAYMENT_SHORT"] == sorted(
+        c.facts.signature for c in group_causes(members))
+
+
+def test_two_bugs_give_the_same_two_causes_in_either_order() -> None:
+    first = [failed(f"limit-{i}", blamed(Verdict.DIFFERS, "LIMIT-1", kind="keep_stones",
+                                         field="decision.kind", step=i)) for i in range(3)]
+    second = [failed(f"setup-{i}", blamed(Verdict.DIFFERS, "SETUP-2", kind="new_game",
+                                          field=f"players[{i}].score"), "setup") for i in range(2)]
+
+    def seen(results: list[CheckResult]) -> list[tuple[str, tuple[str, ...], str]]:
+        return sorted((c.facts.signature, tuple(sorted(m.id for m in c.members)), c.title)
+                      for c in group_causes(results))
+
+    assert seen([*first, *second]) == seen([*reversed(second), *first])
+    assert ["differs/decision.kind/LIMIT-1", "differs/players[*].score/SETUP-2"] == [
+        signature for signature, _, _ in seen([*first, *second])]
+
+
+def test_the_cause_takes_the_facts_of_its_smallest_member() -> None:
+    game = failed("random-play/2p/seed-1", blamed(Verdict.ACCEPTS, "PAY-3", code="X", step=40), "random-play")
+    scenario = failed("PAY-3-x", blamed(Verdict.ACCEPTS, "PAY-3", code="X", step=2, cards=("base-fire-05",)))
+    [cause] = group_causes([game, scenario])
+    assert (scenario, 2) == (cause.smallest, cause.facts.step)
+    assert cause.title.startswith("Salamander, step 2: ")
+
+
+# ---------------------------------------------------------------------------------------------- rules charged
+
+
+def test_a_failure_is_charged_to_its_blamed_rule_only() -> None:
+    assert Charge(("DEC-1",), ("SETUP-1", "HUNT-1")) == charge(Outcome.FAIL, ("SETUP-1", "DEC-1", "HUNT-1"), "DEC-1")
+
+
+def test_a_failure_blamed_on_a_rule_it_does_not_cite_is_charged_there() -> None:
+    assert Charge(("DEC-1",), ("SETUP-1",)) == charge(Outcome.WRONGLY_REJECTED, ("SETUP-1",), "DEC-1")
+
+
+@pytest.mark.parametrize(("outcome", "blame"), [(Outcome.FAIL, ""), (Outcome.PASS, "DEC-1"),
+                                                (Outcome.UNSUPPORTED, "DEC-1")])
+def test_without_a_blame_or_a_failure_every_cited_rule_is_charged(outcome: Outcome, blame: str) -> None:
+    assert Charge(("SETUP-1", "DEC-1")) == charge(outcome, ("SETUP-1", "DEC-1", "SETUP-1"), blame)
+
+
+WIDE = ("SETUP-1", "HUNT-1", "DEC-1", "TAME-1")
+
+
+def _blamed_failure(check_id: str, rule: str = "DEC-1", rules: tuple[str, ...] = WIDE) -> CheckResult:
+    facts = blamed(Verdict.REJECTS, rule, code="NOT_YOUR_TURN", engine_message="not your turn, player 1")
+    return CheckResult("scenarios", check_id, check_id, Outcome.WRONGLY_REJECTED, rules=rules,
+                       details={CAUSE_KEY: facts.to_json()})
+
+
+def test_the_coverage_charges_the_blamed_rule_and_counts_the_others_not_reached() -> None:
+    results = [_blamed_failure("a"), _blamed_failure("b"), CheckResult("scenarios", "c", "", Outcome.PASS,
+                                                                       rules=("SETUP-1",))]
+    coverage = rule_coverage(results)
+    assert (Tally(ran=2), Tally(ran=1, passed=1, not_reached=2), Tally(not_reached=2)) == (
+        coverage["DEC-1"], coverage["SETUP-1"], coverage["TAME-1"])
+
+
+def test_a_cause_counts_against_its_blamed_rule_and_keeps_the_engines_words() -> None:
+    [cause] = group_causes([_blamed_failure("a"), _blamed_failure("b")])
+    assert (("DEC-1",), "rule DEC-1", "not your turn, player 1") == (cause.rules, cause.blame_text,
+                                                                     cause.engine_message)
+    unknown = CheckResult("scenarios", "x", "", Outcome.FAIL, rules=("PAY-3", "PAY-1"),
+                          details={CAUSE_KEY: accepted_illegal(SUMMON, "PAYMENT_SHORT").to_json()})
+    assert (("PAY-3", "PAY-1"), "rules PAY-3, PAY-1 (blame not known)") == (group_causes([unknown])[0].rules,
+                                                                            group_causes([unknown])[0].blame_text)
+
+
+def test_the_json_report_carries_the_blame_the_facets_and_the_engines_words() -> None:
+    from oracle.reports import RunInfo, build_report
+
+    report = build_report([_blamed_failure("a"), CheckResult("scenarios", "p", "", Outcome.PASS, rules=WIDE)],
+                          RunInfo(engine="e", engine_version="1", impl="x"))
+    jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    [cause] = report["causes"]
+    assert (["DEC-1"], "not your turn, player 1", ["NOT_YOUR_TURN"]) == (
+        cause["rules"], cause["engine_message"], cause["facets"]["engine_codes"])
+    assert ["DEC-1", ""] == [r["blamed_rule"] for r in report["results"]]
+    rules = report["coverage"]["rules"]
+    assert ({"ran": 2, "passed": 1, "unsupported": 0, "not_applicable": 0, "not_reached": 0},
+            {"ran": 1, "passed": 1, "unsupported": 0, "not_applicable": 0, "not_reached": 1}) == (
+        rules["DEC-1"], rules["TAME-1"])
+
+
+# ---------------------------------------------------------------------------------------------- causes in words
+
+
+def test_a_title_says_where_what_each_engine_does_and_the_rule() -> None:
+    facts = CauseFacts(Verdict.DIFFERS, "keep_stones", field="decision.kind", rule="LIMIT-1", step=5,
+                       cards=("base-fire-01",), engine_does="asks which stones to keep at 5 stones",
+                       reference_does="the reference's limit is 6")
+    assert ("Hestia, step 5: the engine asks which stones to keep at 5 stones; the reference's limit is 6 "
+            "(LIMIT-1)") == cause_title(facts)
+
+
+def test_a_title_without_words_is_told_from_the_verdict_and_code() -> None:
+    facts = CauseFacts(Verdict.ACCEPTS, "pay", "PAYMENT_SHORT", rule="PAY-1", step=3)
+    assert ("Step 3: the engine accepts an answer to the pay decision; the reference rejects it with PAYMENT_SHORT "
+            "(PAY-1)") == cause_title(facts)
+
+
+def test_a_title_names_every_card_and_tile() -> None:
+    facts = CauseFacts(Verdict.DIFFERS, "choose_options", field="players[*].score", rule="EFF-3",
+                       cards=("base-dragon-03", "Gust", "base-water-11", "tile-incense-burner"),
+                       engine_does="scores 4")
+    assert ("Ember, Gust, Leviathan and Incense Burner: the engine scores 4 (EFF-3)") == cause_title(facts)
+
+
+@pytest.mark.parametrize("verdict", list(Verdict))
+def test_every_verdict_has_a_sentence_without_words(verdict: Verdict) -> None:
+    title = cause_title(CauseFacts(verdict, "action", "CODE", "REF_CODE", "players[*].score"))
+    assert title.startswith("The engine ") and "{" not in title
 
 
 # ---------------------------------------------------------------------------------------------- end to end
@@ -227,15 +394,17 @@ def test_coverage_counts_checks_per_rule_and_card(tmp_path: Path, impl: str) -> 
     _, _, report = check(tmp_path, "--impl", impl, "--suite", "scenarios", "--select", PAY3)
     passed = 1 if impl == "oracle.reference" else 0
     rules, cards = report["coverage"]["rules"], report["coverage"]["cards"]
-    assert {"ran": 1, "passed": passed, "unsupported": 0, "not_applicable": 0} == rules["PAY-3"]
-    assert {"ran": 1, "passed": passed, "unsupported": 0, "not_applicable": 0} == cards["base-fire-05"]
-    assert {"ran": 0, "passed": 0, "unsupported": 0, "not_applicable": 0} == rules["END-1"]
+    zero = {"unsupported": 0, "not_applicable": 0, "not_reached": 0}
+    assert {"ran": 1, "passed": passed, **zero} == rules["PAY-3"]
+    assert {"ran": 1, "passed": passed, **zero} == cards["base-fire-05"]
+    assert {"ran": 0, "passed": 0, **zero} == rules["END-1"]
 
 
 def test_coverage_shows_unsupported_apart(tmp_path: Path) -> None:
     _, _, report = check(tmp_path, "--impl", "vale_fixtures.undrivable_options", "--suite", "scenarios",
                          "--select", "CARD-Hydra-two-different-options")
-    assert {"ran": 0, "passed": 0, "unsupported": 1, "not_applicable": 0} == report["coverage"]["rules"]["RUL-6"]
+    rule = report["coverage"]["rules"]["RUL-6"]
+    assert {"ran": 0, "passed": 0, "unsupported": 1, "not_applicable": 0, "not_reached": 0} == rule
 
 
 # ---------------------------------------------------------------------------------------------- HTML

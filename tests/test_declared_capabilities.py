@@ -91,8 +91,8 @@ def test_a_declared_capability_refused_is_one_PROTO_2_cause_naming_it(impl: str)
     assert failing
     assert [] == [r.id for r in results if r.outcome is Outcome.UNSUPPORTED]
     [cause] = group_causes(failing)
-    assert f"contradicts/capability/{contradiction.CONTRADICTED_CAPABILITY}" == cause.facts.signature
-    assert contradiction.CONTRADICTED_CAPABILITY in cause.facts.title
+    assert f"contradicts/{contradiction.CONTRADICTED_CAPABILITY}/PROTO-2" == cause.facts.signature
+    assert contradiction.CONTRADICTED_CAPABILITY in cause.title
     broken = contradiction.DeclaresLegalActionsUnsupported.BROKEN_RULE
     assert {broken} == {rule for member in cause.members for rule in member.rules if rule.startswith("PROTO")}
 

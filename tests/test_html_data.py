@@ -14,6 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
+from oracle.core.causes import CAUSE_KEY, CauseFacts
+from oracle.core.causes import Verdict as CauseVerdict
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.rules import rules
 from oracle.reports import RunInfo, build_report, write_json
@@ -283,3 +285,84 @@ def test_the_site_shows_the_badge_figure() -> None:
     assert "4/5 checked · 2 pass · 2 fail" == report_score(report).text
     assert "4/5 checked · 2 pass · 2 fail" in render_site([report])["index.html"]
     assert "4/5 checked · 2 pass · 2 fail" in render_site([report, _report(MIXED[:1], engine="b")])["index.html"]
+
+
+# ---------------------------------------------------------------------------------------------- rules charged by blame
+
+
+WIDE = ("SETUP-1", "HUNT-1", "DEC-1", "TAME-1")
+
+
+def _blamed(check_id: str, blame: str, rules: tuple[str, ...] = WIDE) -> CheckResult:
+    facts = CauseFacts(CauseVerdict.REJECTS, "action", "NOT_YOUR_TURN", rule=blame,
+                       step=3, cards=("base-fire-01",), engine_message="not your turn, player 1")
+    return _result(check_id, Outcome.WRONGLY_REJECTED, rules=rules, details={CAUSE_KEY: facts.to_json()})
+
+
+def _dec1(blame: str = "DEC-1") -> list[CheckResult]:
+    """Three checks that fail on one bug blamed on ``blame``, each citing four rules, and one that passes HUNT-1."""
+    return [*(_blamed(f"s{i}", blame) for i in range(3)), _result("hunt-ok", Outcome.PASS, rules=("HUNT-1",))]
+
+
+def _red(results: list[CheckResult]) -> list[str]:
+    m = matrix(columns([_report(results)], ["index.html"]))
+    return [row.id for row in m.rules if m.rule_cells[row.id][0].status is Status.FAIL]
+
+
+def test_a_rule_row_is_red_only_when_a_cause_is_blamed_on_it() -> None:
+    cells = matrix(columns([_report(_dec1())], ["index.html"])).rule_cells
+    assert ["DEC-1"] == _red(_dec1())
+    assert (Status.FAIL, "0/3") == (cells["DEC-1"][0].status, cells["DEC-1"][0].figure)
+    assert (Status.NOT_REACHED, "not reached") == (cells["SETUP-1"][0].status, cells["SETUP-1"][0].figure)
+    assert (Status.PASS, "1/1 +3 not reached") == (cells["HUNT-1"][0].status, cells["HUNT-1"][0].figure)
+
+
+def test_a_failure_blamed_on_a_rule_it_does_not_cite_turns_that_rule_red() -> None:
+    assert ["PAY-3"] == _red([_blamed("s", "PAY-3", ("SETUP-1",))])
+
+
+def test_without_a_blame_every_cited_rule_is_red_as_before() -> None:
+    assert set(WIDE) == set(_red(_dec1(blame="")))
+
+
+def test_not_reached_has_its_own_symbol_in_the_legend_and_the_cells() -> None:
+    pages = render_site([_report(_dec1()), _report(MIXED, engine="other")])
+    status = Status.NOT_REACHED
+    assert f'title="{status.label}">{status.symbol}</span> {status.label}</li>' in pages["index.html"]
+    assert 'class="cell s-not-reached"' in pages["index.html"]
+    assert len({s.symbol for s in Status}) == len(Status)
+
+
+def test_the_panel_of_a_cell_lists_only_the_checks_charged_to_its_rule() -> None:
+    data = panel_data(matrix(columns([_report(_dec1())], ["index.html"])))
+    cells: dict[str, dict[str, list[int]]] = data["cells"]  # type: ignore[assignment]
+    assert ({"0": [0, 1, 2]}, False, False) == (cells["rule|DEC-1"], "rule|SETUP-1" in cells, "rule|HUNT-1" in cells)
+
+
+def test_the_report_page_shows_the_cause_in_words_and_the_checks_not_reached() -> None:
+    page = render_site([_report(_dec1())])["index.html"]
+    causes = page[page.index('<section id="causes">'):page.index("</section>")]
+    assert "Hestia, step 3: the engine rejects an answer to the action decision with NOT_YOUR_TURN" in causes
+    assert "the engine says: <code>not your turn, player 1</code>" in causes
+    assert 'rule <a href="#rule-DEC-1">DEC-1</a>' in causes
+    assert 'id="rule-DEC-1" open' in page and 'id="rule-SETUP-1" open' not in page
+    setup = page[page.index('id="rule-SETUP-1"'):]
+    assert "not reached: wrongly-rejected at DEC-1" in setup[:setup.index("</details>")]
+    assert ('<td>SETUP-1</td><td class="num">0</td><td class="num">0</td><td class="num">0</td>'
+            '<td class="num">0</td><td class="num">3</td>') in page
+
+
+def test_a_report_written_before_the_blame_loads_and_charges_every_cited_rule() -> None:
+    data = build_report(_dec1(), _run())
+    for result in data["results"]:
+        result.pop("blamed_rule")
+    for cause in data["causes"]:
+        cause.pop("facets")
+        cause.pop("engine_message")
+    for tally_json in data["coverage"]["rules"].values():
+        tally_json.pop("not_reached")
+    jsonschema.validate(data, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    report = parse_report(data, Path("older.json"))
+    m = matrix(columns([report], ["index.html"]))
+    assert set(WIDE) == {row.id for row in m.rules if m.rule_cells[row.id][0].status is Status.FAIL}
+    assert ("", "") == (report.causes[0].engine_message, report.results[0].blamed_rule)

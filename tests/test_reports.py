@@ -10,6 +10,7 @@ from pathlib import Path
 import jsonschema
 
 import oracle
+from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
 from oracle.core.results import CheckResult, Outcome
 from oracle.reports import RunInfo, build_report, exit_code, totals, write_json, write_junit, write_markdown
 from oracle.reports.json_report import SCHEMA_FILE
@@ -93,7 +94,7 @@ def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
         "not_run": [],
     }
     assert expected_run == report["run"]
-    assert [{**r.to_json(), "notes": []} for r in RESULTS] == report["results"]
+    assert [{**r.to_json(), "notes": [], "blamed_rule": ""} for r in RESULTS] == report["results"]
     expected_totals = {"checks": 5, "ran": 4, "unsupported": 1, "not_applicable": 0, "not_run": 0,
                        "summary": "FAILED: 5 checks, 4 ran, 1 unsupported, 0 not applicable", "passed": False,
                        "verdict": "FAILED", "exit_code": 1, "by_outcome": totals(RESULTS), "causes": 2, "notes": 0}
@@ -134,7 +135,8 @@ def test_junit_has_a_suite_per_suite_name_and_typed_elements(tmp_path: Path) -> 
     }
     assert expected_attrs == dict(failure.attrib)
     expected_text = (
-        "outcome: illegal-accepted\ncause: 2 of 2, scenarios: PAY-3\nrule: PAY-3\ncard: Salamander\nstep: 2\n"
+        "outcome: illegal-accepted\ncause: 2 of 2, The engine fails a scenarios check (PAY-3)\n"
+        "rule: PAY-3\ncard: Salamander\nstep: 2\n"
         "expected: rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3)\nactual: accepted\n"
         f"detail: {FAILED.message}\nreproduce: {REPRO}\n"
     )
@@ -153,10 +155,10 @@ def test_markdown_lists_totals_groups_cards_and_each_failure(tmp_path: Path) -> 
         "**FAILED: 5 checks, 4 ran, 1 unsupported, 0 not applicable**",
         "| illegal-accepted | 1 |",
         "| **total** | **5** |",
-        "| payment | 1 | 0 | 0 | 0 | 1 |",
-        "| hunting | 1 | 0 | 0 | 0 | 1 |",
-        "| end | 1 | 1 | 0 | 0 | 0 |",
-        "| rulings | 1 | 0 | 1 | 0 | 0 |",
+        "| payment | 1 | 0 | 0 | 0 | 1 | 0 |",
+        "| hunting | 1 | 0 | 0 | 0 | 1 | 0 |",
+        "| end | 1 | 1 | 0 | 0 | 0 | 0 |",
+        "| rulings | 1 | 0 | 1 | 0 | 0 | 0 |",
         "| Salamander | 1 | 0 | 0 | 0 | 1 |",
         "| Kappa | 1 | 1 | 0 | 0 | 0 |",
         "#### illegal-accepted: `PAY-3-red-and-blue-for-cost-1`",
@@ -222,3 +224,46 @@ def test_code_locations_are_shown_by_module_never_by_the_machines_paths(tmp_path
     trace = f'Traceback (most recent call last):\n  File "{oracle.engines.harness.__file__}", line 12, in f\n    x()\n'
     assert 'Traceback (most recent call last):\n  File "oracle/engines/harness.py", line 12, in f\n    x()\n' == \
         shown_traceback(trace)
+
+
+# ---------------------------------------------------------------------------------------------- blame (issue 24)
+
+
+def _dec1_failure(check_id: str) -> CheckResult:
+    """A check citing a setup, a hunting, a decision and a taming rule that fails on a bug blamed on DEC-1."""
+    facts = CauseFacts(Verdict.REJECTS, "action", "NOT_YOUR_TURN", rule="DEC-1", step=3, cards=("base-fire-01",),
+                       engine_message="not your turn, player 1", engine_does="plays the action as player 0",
+                       reference_does="the reference plays it as player 1")
+    return CheckResult("scenarios", check_id, check_id, Outcome.WRONGLY_REJECTED,
+                       rules=("SETUP-1", "HUNT-1", "DEC-1", "TAME-1"), details={CAUSE_KEY: facts.to_json()})
+
+
+BLAMED = [_dec1_failure("a"), _dec1_failure("b"), CheckResult("scenarios", "h", "", Outcome.PASS, rules=("HUNT-1",))]
+DEC1_TITLE = "Hestia, step 3: the engine plays the action as player 0; the reference plays it as player 1 (DEC-1)"
+
+
+def test_markdown_charges_the_blamed_rule_and_shows_the_others_not_reached(tmp_path: Path) -> None:
+    from oracle.core.rules import rules
+
+    path = tmp_path / "summary.md"
+    write_markdown(path, BLAMED, RUN)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    groups = {rules()[r].group for r in ("SETUP-1", "HUNT-1", "DEC-1", "TAME-1")}
+    decision, hunting = rules()["DEC-1"].group, rules()["HUNT-1"].group
+    assert 4 == len(groups)
+    assert f"| {decision} | 2 | 0 | 0 | 0 | 2 | 0 |" in lines
+    assert f"| {hunting} | 1 | 1 | 0 | 0 | 0 | 2 |" in lines
+    assert "| SETUP-1 | 0 | 0 | 0 | 0 | 2 |" in lines and "| DEC-1 | 2 | 0 | 0 | 0 | 0 |" in lines
+    assert f"1. **{DEC1_TITLE}**: 2 check(s) (rule DEC-1); smallest: `a`" in lines
+    assert "   the engine says: `not your turn, player 1`" in lines
+    assert "   kinds: action · cards: Hestia · steps: 3 · engine codes: NOT\\_YOUR\\_TURN" in lines
+
+
+def test_the_console_names_the_cause_its_rule_and_the_engines_words() -> None:
+    from oracle.cli.check import print_summary
+
+    shown: list[str] = []
+    print_summary(BLAMED, RUN, shown.append)
+    assert f"  1. {DEC1_TITLE}: 2 check(s), rule DEC-1" in shown
+    assert ["     kinds: action · cards: Hestia · steps: 3 · engine codes: NOT_YOUR_TURN",
+            "     the engine says: not your turn, player 1", "     a, b", "     smallest: a"] == shown[2:6]

@@ -295,3 +295,22 @@ def test_an_output_that_cannot_be_written_exits_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["rulebook", "-o", str(blocked)])
     assert 2 == result.exit_code
     assert result.output.startswith(f"error: cannot write {blocked}")
+
+
+def test_a_check_of_another_suite_is_not_reached_under_the_rules_its_blamed_failure_stopped_before(
+        tmp_path: Path) -> None:
+    from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
+
+    facts = CauseFacts(Verdict.DIFFERS, "summon", field="players[*].score", rule="EFF-3")
+    game = _result("random-play/2p/seed-1", Outcome.FAIL, ("SETUP-2", "EFF-3"), suite="random-play",
+                   message="score differs", details={CAUSE_KEY: facts.to_json()})
+    run = RunInfo(engine="e", engine_version="1.0", impl="tests.engine", suites=("random-play",),
+                  started=datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC))
+    (tmp_path / "report.json").write_text(json.dumps(build_report([game], run)), encoding="utf-8")
+    result = CliRunner().invoke(app, ["rulebook", "-o", str(tmp_path / "site"), "--report",
+                                      str(tmp_path / "report.json")])
+    assert 0 == result.exit_code, result.output
+    setup = Page(tmp_path / "site" / _rule_page("SETUP-2")).text("rule-SETUP-2")
+    effect = Page(tmp_path / "site" / _rule_page("EFF-3")).text("rule-EFF-3")
+    assert (True, False) == ("not reached: fail at EFF-3" in setup, "score differs" in setup)
+    assert (False, True) == ("not reached" in effect, "score differs" in effect)

@@ -11,7 +11,18 @@ from typer.testing import CliRunner
 
 import vale_fixtures
 from oracle.cli.app import app
-from oracle.cli.selftest import FAULTS, REFERENCE, Expect, Fault, Plan, judge, plan_for, plans, run_selftest
+from oracle.cli.selftest import (
+    FAULTS,
+    REFERENCE,
+    Expect,
+    Fault,
+    Plan,
+    broken_rules,
+    judge,
+    plan_for,
+    plans,
+    run_selftest,
+)
 from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INCOMPLETE, EXIT_OK
 from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
@@ -41,13 +52,38 @@ def test_every_fixture_module_with_an_engine_gets_a_plan() -> None:
         assert not callable(getattr(module, "create", None)), f"{name} has an engine but no plan"
 
 
-def test_each_rule_breaking_fixture_must_be_caught_with_its_declared_rule() -> None:
+def test_each_rule_breaking_fixture_must_be_caught_with_its_declared_rules() -> None:
     caught = [plan for plan in plans() if plan.expect is Expect.CAUGHT]
     assert caught, "no plan expects a fixture to be caught"
     for plan in caught:
         engine = importlib.import_module(plan.impl).create()
-        assert engine.BROKEN_RULE == plan.rule
-        assert ["--rule", plan.rule] == list(plan.args[2:])
+        assert broken_rules(engine) == plan.rules
+        assert list(plan.rules) == [plan.args[i + 1] for i, arg in enumerate(plan.args) if arg == "--rule"]
+
+
+class _OneBug:
+    BROKEN_RULE = "PAY-3"
+
+
+class _TwoBugs:
+    BROKEN_RULE = ""
+    BROKEN_RULES = ("LIMIT-1", "SETUP-2")
+
+
+def test_a_fixture_declares_one_broken_rule_or_a_tuple_of_them() -> None:
+    assert (("PAY-3",), ("LIMIT-1", "SETUP-2"), ()) == (broken_rules(_OneBug()), broken_rules(_TwoBugs()),
+                                                        broken_rules(object()))
+
+
+def test_a_fixture_with_several_bugs_runs_every_suite_of_its_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oracle.cli import selftest
+
+    monkeypatch.setattr(selftest, "_engine_of", lambda name: (_TwoBugs(), ""))
+    plan = plan_for("two_bugs")
+    assert plan is not None
+    assert (Expect.CAUGHT, ("LIMIT-1", "SETUP-2")) == (plan.expect, plan.rules)
+    assert ("--suite", "scenarios", "--suite", "setup", "--rule", "LIMIT-1", "--rule", "SETUP-2") == plan.args
+    assert "caught: 2 causes, LIMIT-1, SETUP-2" == plan.expectation
 
 
 def test_suites_come_from_the_rule_catalogue() -> None:
@@ -79,14 +115,45 @@ def test_a_fault_may_name_one_factory_of_a_module(monkeypatch: pytest.MonkeyPatc
 # ---------------------------------------------------------------------------------------------- judging a run
 
 
-CAUGHT = Plan("x", "x", Expect.CAUGHT, rule="PAY-3")
+CAUGHT = Plan("superfluous", "x", Expect.CAUGHT, rules=("PAY-3",))
+TWO_BUGS = Plan("two_bugs", "x", Expect.CAUGHT, rules=("LIMIT-1", "SETUP-2"))
 
 
-def test_caught_needs_a_failing_check_citing_the_rule() -> None:
-    assert judge(CAUGHT, EXIT_FAILED, _report(("pass", ("PAY-3",)), ("fail", ("PAY-3", "PAY-1"))), "")[0]
-    ok, seen = judge(CAUGHT, EXIT_FAILED, _report(("pass", ("PAY-3",)), ("fail", ("PAY-1",))), "")
-    assert (False, True) == (ok, seen.startswith("not caught: failures cite PAY-1"))
-    assert not judge(CAUGHT, EXIT_FAILED, _report(("expected-failure", ("PAY-3",))), "")[0]
+def _cause(rule: str, title: str = "a cause") -> JSON:
+    return {"signature": f"accepts/X/{rule or '-'}", "title": title, "facts": {"verdict": "accepts", "rule": rule}}
+
+
+def _caught(*causes: JSON) -> JSON:
+    return {**_report(("fail", ("PAY-3",)), ("fail", ("PAY-1",))), "causes": list(causes)}
+
+
+def test_caught_needs_exactly_one_cause_blamed_on_the_broken_rule() -> None:
+    assert judge(CAUGHT, EXIT_FAILED, _caught(_cause("PAY-3")), "")[0]
+    assert not judge(CAUGHT, EXIT_OK, _caught(_cause("PAY-3")), "")[0]
+
+
+def test_a_fixture_reported_with_more_causes_than_bugs_fails_naming_them() -> None:
+    ok, seen = judge(CAUGHT, EXIT_FAILED, _caught(_cause("PAY-3"), _cause("", "score differs after Kappa")), "")
+    assert not ok
+    assert seen.startswith("wrong causes: superfluous expects 1 cause, one blamed on each of PAY-3; reported 2: "
+                           "a cause [PAY-3]; score differs after Kappa [blame not known]")
+
+
+def test_a_fixture_whose_cause_is_blamed_elsewhere_fails_naming_it() -> None:
+    ok, seen = judge(CAUGHT, EXIT_FAILED, _caught(_cause("PAY-1", "short payment")), "")
+    assert (False, True) == (ok, "reported 1: short payment [PAY-1]" in seen)
+
+
+def test_a_fixture_without_a_cause_is_not_caught() -> None:
+    ok, seen = judge(CAUGHT, EXIT_FAILED, _report(("expected-failure", ("PAY-3",))), "")
+    assert (False, True) == (ok, seen.startswith("not caught: superfluous expects 1 cause"))
+
+
+def test_two_bugs_need_two_causes_each_blamed_on_its_own_rule() -> None:
+    assert judge(TWO_BUGS, EXIT_FAILED, _caught(_cause("SETUP-2"), _cause("LIMIT-1")), "")[0]
+    assert not judge(TWO_BUGS, EXIT_FAILED, _caught(_cause("LIMIT-1")), "")[0]
+    assert not judge(TWO_BUGS, EXIT_FAILED, _caught(_cause("LIMIT-1"), _cause("LIMIT-1")), "")[0]
+    assert not judge(TWO_BUGS, EXIT_FAILED, _caught(_cause("LIMIT-1"), _cause("SETUP-2"), _cause("PAY-3")), "")[0]
 
 
 def test_clean_means_every_check_passes_but_other_variant_readings() -> None:
@@ -129,7 +196,7 @@ def test_a_fault_is_its_outcome_everywhere_or_its_exit_code() -> None:
 
 def test_a_wrong_expectation_is_reported_as_failed(tmp_path: Path) -> None:
     wrong = Plan(REFERENCE, "oracle.reference", Expect.CAUGHT, ("--suite", "scenarios", "--rule", "PAY-3"),
-                 rule="PAY-3")
+                 rules=("PAY-3",))
     [verdict] = run_selftest(tmp_path, chosen=[wrong])
     assert not verdict.ok
     assert verdict.seen.startswith("not caught")

@@ -112,18 +112,17 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
     """The causes first (most checks first, each with its members and smallest reproduction), then each failing
     check, then the counts: checks, how many ran, unsupported, not applicable, notes, and the verdict (``NOTHING
     CHECKED: …`` when no check ran)."""
-    from oracle.reports.causes import causes_headline, group_causes, notes_of
+    from oracle.reports.causes import cause_lines, causes_headline, group_causes, notes_of
 
     shown = failing(results, run)
     causes = group_causes(failed_results(results, run))
     if causes:
         echo(f"{causes_headline(causes)}:")
         for number, cause in enumerate(causes, 1):
-            echo(f"  {number}. {cause.facts.title}: {len(cause.members)} check(s)"
-                 + (f", rules {', '.join(cause.rules)}" if cause.rules else ""))
-            members = [m.id for m in cause.members]
-            echo(f"     {', '.join(members[:8])}" + (f" and {len(members) - 8} more" if len(members) > 8 else ""))
-            echo(f"     smallest: {cause.smallest_text}")
+            blame = f", {cause.blame_text}" if cause.blame_text else ""
+            echo(f"  {number}. {cause.title}: {len(cause.members)} check(s){blame}")
+            for line in cause_lines(cause):
+                echo(f"     {line}")
     for result in shown:
         echo(f"{result.outcome.value.upper():16} {result.id}: {result.title}")
         for line in failure_lines(result):

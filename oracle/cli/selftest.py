@@ -1,8 +1,9 @@
 """``oracle selftest``: the oracle checked against engines whose faults are known.
 
 The reference must come out clean (every check passes but the not-applicable ones of other variant readings);
-every fixture engine in ``vale_fixtures`` that declares the rule it breaks (``BROKEN_RULE``) must be caught by a
-failing check citing that rule; each fault fixture must get its fault (an outcome, or an exit code); a fixture
+every fixture engine in ``vale_fixtures`` that declares the rule it breaks (``BROKEN_RULE``, one bug) or the rules
+(``BROKEN_RULES``, a tuple of independent bugs) must be reported with exactly one cause per rule, each blamed on its
+own rule (docs/reports.md, Causes); each fault fixture must get its fault (an outcome, or an exit code); a fixture
 that gives nothing to check (``CHECKS_NOTHING``) must pass nothing and exit 3; every other fixture (the minimal
 adapter, engines declaring variants) must pass.
 Each run is ``oracle check --report-json`` in a subprocess, limited to the suites that catch the fixture.
@@ -74,14 +75,15 @@ class Plan:
     impl: str
     expect: Expect
     args: tuple[str, ...] = ()
-    rule: str = ""
+    rules: tuple[str, ...] = ()
+    """The rules a broken fixture breaks, one independent bug each: one cause blamed on each is expected."""
     fault: Fault | None = None
     problem: str = ""
 
     @property
     def expectation(self) -> str:
         if self.expect is Expect.CAUGHT:
-            return f"caught: {self.rule}"
+            return f"caught: {_causes_text(len(self.rules))}, {', '.join(self.rules)}"
         if self.fault is not None and self.fault.outcome is not None:
             return f"fault: {self.fault.outcome.value}"
         if self.fault is not None:
@@ -108,6 +110,28 @@ def _engine_of(name: str) -> tuple[Any, str]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
+def broken_rules(engine: object) -> tuple[str, ...]:
+    """The rules a fixture engine breaks: its ``BROKEN_RULES`` (several independent bugs), else its ``BROKEN_RULE``
+    (one), else none."""
+    several = getattr(engine, "BROKEN_RULES", ())
+    one = str(getattr(engine, "BROKEN_RULE", "") or "")
+    if several:
+        return tuple(str(rule) for rule in several)
+    return (one,) if one else ()
+
+
+def _caught_plan(name: str, impl: str, broken: tuple[str, ...]) -> Plan:
+    """The run of a broken fixture: the suites that check its rules, narrowed to those rules."""
+    catalogue = rules()
+    unknown = [rule for rule in broken if rule not in catalogue]
+    if unknown:
+        problem = f"broken rule {unknown[0]!r} is not in the rules catalogue"
+        return Plan(name, impl, Expect.CAUGHT, rules=broken, problem=problem)
+    suites = dict.fromkeys(catalogue[rule].checked_by or "scenarios" for rule in broken)
+    args = (*(a for suite in suites for a in ("--suite", suite)), *(a for rule in broken for a in ("--rule", rule)))
+    return Plan(name, impl, Expect.CAUGHT, args, rules=broken)
+
+
 def plan_for(name: str) -> Plan | None:
     """The run for one fixture module, or None for a helper module (no ``create``)."""
     impl = f"{vale_fixtures.__name__}.{name}"
@@ -120,13 +144,9 @@ def plan_for(name: str) -> Plan | None:
         return Plan(name, impl, Expect.PASSES, problem=f"cannot be loaded: {problem}")
     if engine is None:
         return None
-    rule = str(getattr(engine, "BROKEN_RULE", ""))
-    if rule:
-        known = rules().get(rule)
-        if known is None:
-            problem = f"BROKEN_RULE {rule!r} is not in the rules catalogue"
-            return Plan(name, impl, Expect.CAUGHT, rule=rule, problem=problem)
-        return Plan(name, impl, Expect.CAUGHT, ("--suite", known.checked_by or "scenarios", "--rule", rule), rule=rule)
+    broken = broken_rules(engine)
+    if broken:
+        return _caught_plan(name, impl, broken)
     if getattr(engine, "CHECKS_NOTHING", False):
         return Plan(name, impl, Expect.CHECKS_NOTHING)
     return Plan(name, impl, Expect.PASSES)
@@ -184,13 +204,31 @@ def judge(plan: Plan, exit_code: int, report: dict[str, Any] | None, stderr: str
         ok = exit_code == EXIT_OK and counts.get(Outcome.PASS, 0) > 0 and all(o.ok for o in counts)
         return ok, shown
     if plan.expect is Expect.CAUGHT:
-        caught = [r for r in results if not Outcome(r["outcome"]).ok and plan.rule in r.get("rules", [])]
-        if caught:
-            return exit_code == EXIT_FAILED, f"caught by {len(caught)} check(s) citing {plan.rule} ({shown})"
-        named = sorted({x for r in results if not Outcome(r["outcome"]).ok for x in r.get("rules", [])})
-        return False, f"not caught: failures cite {', '.join(named) or 'nothing'} ({shown})"
+        return judge_causes(plan, exit_code, report.get("causes", []), shown)
     wanted = plan.fault.outcome if plan.fault else None
     return bool(results) and exit_code not in (EXIT_OK, EXIT_BAD_INPUT) and set(counts) == {wanted}, shown
+
+
+def _causes_text(count: int) -> str:
+    return f"{count} cause{'s' if count != 1 else ''}"
+
+
+def _blamed(cause: dict[str, Any]) -> str:
+    facts = cause.get("facts")
+    return str(facts.get("rule", "")) if isinstance(facts, dict) else ""
+
+
+def judge_causes(plan: Plan, exit_code: int, causes: Sequence[dict[str, Any]], shown: str) -> tuple[bool, str]:
+    """A broken fixture is caught when the run fails with exactly one cause per rule it breaks, each blamed on its
+    own rule; otherwise the words name the fixture, the causes expected and the causes reported (title and blame)."""
+    blamed = [_blamed(c) for c in causes]
+    if exit_code == EXIT_FAILED and sorted(blamed) == sorted(plan.rules):
+        return True, f"{_causes_text(len(causes))} blamed on {', '.join(blamed)} ({shown})"
+    wanted = f"{_causes_text(len(plan.rules))}, one blamed on each of {', '.join(plan.rules)}"
+    got = "; ".join(f"{c.get('title') or c.get('signature', '?')} [{rule or 'blame not known'}]"
+                    for c, rule in zip(causes, blamed, strict=True))
+    head = "not caught" if not causes else "wrong causes"
+    return False, f"{head}: {plan.name} expects {wanted}; reported {len(causes)}{': ' + got if got else ''} ({shown})"
 
 
 def run_plan(plan: Plan, reports: Path) -> Verdict:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -35,15 +36,21 @@ class Verdict(str, Enum):
     """A failure the oracle cannot place more precisely (grouped by suite and rule)."""
 
 
-_TITLES = {
-    Verdict.ACCEPTS: "accepted where the reference rejects with {code} ({kind})",
-    Verdict.REJECTS: "rejected with {code} where the reference accepts ({kind})",
-    Verdict.DIFFERS: "{field} differs after an action of kind {kind}",
-    Verdict.FAULT: "engine {kind} in {field}",
-    Verdict.CONTRADICTS: "declares the capability {field} but answers it unsupported",
-    Verdict.OTHER_CODE: "rejected with {code} where the reference rejects with {reference_code} ({kind})",
-    Verdict.OTHER: "{kind}: {field}",
+_SUBJECTS: dict[Verdict, Callable[[CauseFacts], str]] = {
+    Verdict.ACCEPTS: lambda f: f.code,
+    Verdict.REJECTS: lambda f: f.reference_code,
+    Verdict.DIFFERS: lambda f: field_pattern(f.field),
+    Verdict.FAULT: lambda f: f.field,
+    Verdict.CONTRADICTS: lambda f: f.field,
+    Verdict.OTHER_CODE: lambda f: f.reference_code,
+    Verdict.OTHER: lambda f: f.field,
 }
+"""The part of a cause's key beside its verdict and blamed rule (docs/reports.md, Causes): the reference's rejection
+code where the reference rejects (``accepts``, ``other-code``; none for ``rejects``, where the reference accepts),
+the field pattern for ``differs``, the method for ``fault``, the capability for ``contradicts``."""
+
+_ENGINE_CODES = frozenset({Verdict.REJECTS, Verdict.OTHER_CODE})
+"""The verdicts whose ``code`` is the engine's rejection code (for ``accepts`` it is the reference's)."""
 
 
 def decision_kind(action_type: object) -> str:
@@ -86,17 +93,26 @@ class CauseFacts:
     """What the engine does at that step, in words."""
 
     @property
+    def subject(self) -> str:
+        """What the key holds beside the verdict and the rule (:data:`_SUBJECTS`)."""
+        return _SUBJECTS[self.verdict](self)
+
+    @property
+    def engine_code(self) -> str:
+        """The engine's rejection code, where the engine rejected ('' otherwise)."""
+        return self.code if self.verdict in _ENGINE_CODES else ""
+
+    @property
     def signature(self) -> str:
+        """The cause's key (docs/reports.md, Causes): ``VERDICT/SUBJECT/RULE`` when the blame is known; without it,
+        the key of before the blame, ``VERDICT/KIND/CODE-OR-FIELD[/REFERENCE-CODE]``, where the kind stands in for
+        the rule so that unrelated deviations are not merged."""
+        if self.rule:
+            return "/".join((self.verdict.value, self.subject or "-", self.rule))
         parts = [self.verdict.value, self.kind, self.code or self.field]
         if self.verdict is Verdict.OTHER_CODE:
             parts.append(self.reference_code)
         return "/".join(p or "-" for p in parts)
-
-    @property
-    def title(self) -> str:
-        return _TITLES[self.verdict].format(kind=self.kind or "any", code=self.code or "no code",
-                                            reference_code=self.reference_code or "no code",
-                                            field=self.field or "the state")
 
     @property
     def rank(self) -> int:

@@ -178,10 +178,13 @@ def nothing_checked_line(results: Iterable[CheckResult]) -> str:
 
 
 def card_name(card: str) -> str:
+    """The name of a card or an Artifacts tile given by id or name; an id the catalogue lacks as it is."""
     from oracle.core.cards import catalogue
 
-    found = catalogue().by_name(card)
-    return found.name if found is not None else card
+    cards = catalogue()
+    found = cards.by_name(card)
+    tile = cards.tiles.get(card)
+    return found.name if found is not None else tile.name if tile is not None else card
 
 
 def rule_group(rule_id: str) -> str:

@@ -1,4 +1,5 @@
-"""The coverage view of the rules catalogue: for each rule id and card, how many checks ran and passed."""
+"""The coverage view of the rules catalogue: for each rule id and card, how many checks ran and passed; a failing
+check counts against its blamed rule only, and its other rules count it as not reached (docs/reports.md)."""
 
 from __future__ import annotations
 
@@ -7,45 +8,52 @@ from dataclasses import dataclass
 
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
+from oracle.reports.causes import charge_of
+from oracle.reports.charges import Charge
 
 
 @dataclass(frozen=True)
 class Tally:
     """The checks citing one rule or card: how many ran, passed, were unsupported and were not applicable (neither
-    counted as run)."""
+    counted as run), and for a rule how many failed before they reached it (not reached: not run for this rule)."""
 
     ran: int = 0
     passed: int = 0
     unsupported: int = 0
     not_applicable: int = 0
+    not_reached: int = 0
 
-    def add(self, result: CheckResult) -> Tally:
-        if result.outcome is Outcome.UNSUPPORTED:
-            return Tally(self.ran, self.passed, self.unsupported + 1, self.not_applicable)
-        if result.outcome is Outcome.NOT_APPLICABLE:
-            return Tally(self.ran, self.passed, self.unsupported, self.not_applicable + 1)
-        return Tally(self.ran + 1, self.passed + (result.outcome is Outcome.PASS), self.unsupported,
-                     self.not_applicable)
+    def add(self, outcome: Outcome) -> Tally:
+        return Tally(self.ran + outcome.ran, self.passed + (outcome is Outcome.PASS),
+                     self.unsupported + (outcome is Outcome.UNSUPPORTED),
+                     self.not_applicable + (outcome is Outcome.NOT_APPLICABLE), self.not_reached)
+
+    def add_not_reached(self) -> Tally:
+        return Tally(self.ran, self.passed, self.unsupported, self.not_applicable, self.not_reached + 1)
 
     def to_json(self) -> JSON:
         return {"ran": self.ran, "passed": self.passed, "unsupported": self.unsupported,
-                "not_applicable": self.not_applicable}
+                "not_applicable": self.not_applicable, "not_reached": self.not_reached}
 
 
-def _tallies(results: Iterable[CheckResult], keys: Callable[[CheckResult], Iterable[str]],
+def _tallies(results: Iterable[CheckResult], keys: Callable[[CheckResult], Charge],
              catalogue: Iterable[str]) -> dict[str, Tally]:
     out = {key: Tally() for key in catalogue}
     for result in results:
-        for key in dict.fromkeys(keys(result)):
-            out[key] = out.get(key, Tally()).add(result)
+        charged = keys(result)
+        for key in charged.charged:
+            out[key] = out.get(key, Tally()).add(result.outcome)
+        for key in charged.not_reached:
+            out[key] = out.get(key, Tally()).add_not_reached()
     return out
 
 
 def rule_coverage(results: Sequence[CheckResult]) -> dict[str, Tally]:
-    """Every rule id of ``oracle/data/rules.toml`` (zeros included), in catalogue order."""
+    """Every rule id of ``oracle/data/rules.toml`` (zeros included), in catalogue order, then blamed rule ids it
+    lacks; each check charged by :func:`~oracle.reports.causes.charge_of`."""
     from oracle.core.rules import rules
 
-    return _tallies(results, lambda r: r.rules, rules())
+    return _tallies(results, charge_of, rules())
 
 
 def card_coverage(results: Sequence[CheckResult]) -> dict[str, Tally]:
@@ -58,7 +66,7 @@ def card_coverage(results: Sequence[CheckResult]) -> dict[str, Tally]:
         found = [cards.by_name(c) for c in result.cards]
         return [card.id if card is not None else c for c, card in zip(result.cards, found, strict=True)]
 
-    return _tallies(results, ids, cards.cards)
+    return _tallies(results, lambda r: Charge(tuple(dict.fromkeys(ids(r)))), cards.cards)
 
 
 def coverage_json(results: Sequence[CheckResult]) -> JSON:

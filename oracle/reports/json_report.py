@@ -10,7 +10,7 @@ from pathlib import Path
 
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
-from oracle.reports.causes import group_causes, notes_of
+from oracle.reports.causes import blame_of, group_causes, notes_of
 from oracle.reports.common import (
     RunInfo,
     exit_code,
@@ -54,7 +54,7 @@ def build_report(results: Sequence[CheckResult], run: RunInfo) -> JSON:
             "notes": sum(len(notes_of(r)) for r in results),
         },
         "causes": [c.to_json() for c in causes],
-        "results": [{**r.to_json(), "notes": notes_of(r)} for r in results],
+        "results": [{**r.to_json(), "notes": notes_of(r), "blamed_rule": blame_of(r)} for r in results],
         "sources": scenario_sources(results, bundled=run.options.get("scenarios") is None),
         "coverage": coverage_json(results),
     }

@@ -61,7 +61,7 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
     results = [clean_result(r) for r in results]
     run = dataclasses.replace(run, engine=clean_text(run.engine), engine_version=clean_text(run.engine_version))
     causes = group_causes(failed_results(results, run))
-    cause_of = {m.id: f"{n} of {len(causes)}, {c.facts.title}"
+    cause_of = {m.id: f"{n} of {len(causes)}, {c.title}"
                 for n, c in enumerate(causes, 1) for m in c.members}
     headline = f" ({causes_headline(causes)})" if causes else ""
     empty = verdict(results, run) == "NOTHING CHECKED"

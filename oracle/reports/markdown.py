@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from oracle.core.results import CheckResult, Outcome
-from oracle.reports.causes import Cause, causes_headline, group_causes, notes_of
+from oracle.reports.causes import Cause, causes_headline, charge_of, group_causes, notes_of
 from oracle.reports.common import RunInfo, card_name, failed_results, rule_group, summary_line, totals, verdict
 from oracle.reports.coverage import Tally, card_coverage, rule_coverage
 from oracle.reports.fields import FieldKind, ResultField, result_fields
@@ -15,18 +15,23 @@ from oracle.reports.files import append_report_file, write_report_file
 from oracle.reports.sanitize import clean_result, clean_text, md_code, md_fence, md_text
 
 
-def _tally_table(title: str, label: str, groups: dict[str, list[CheckResult]]) -> list[str]:
-    if not groups:
+def _tally_table(title: str, label: str, groups: dict[str, list[CheckResult]],
+                 unreached: dict[str, list[CheckResult]] | None = None) -> list[str]:
+    """One row per group: its checks, ok, unsupported, not applicable and not ok; with ``unreached`` (rule groups),
+    a column of the failing checks charged elsewhere that did not reach the group (counted nowhere else)."""
+    if not groups and not unreached:
         return []
-    lines = [f"### {title}", "", f"| {label} | checks | ok | unsupported | not applicable | not ok |",
-             "|---|---:|---:|---:|---:|---:|"]
-    for key in sorted(groups):
-        group = groups[key]
+    extra = ("", "") if unreached is None else (" not reached |", "---:|")
+    lines = [f"### {title}", "", f"| {label} | checks | ok | unsupported | not applicable | not ok |{extra[0]}",
+             f"|---|---:|---:|---:|---:|---:|{extra[1]}"]
+    for key in sorted({*groups, *(unreached or {})}):
+        group = groups.get(key, [])
         unsupported = sum(r.outcome is Outcome.UNSUPPORTED for r in group)
         not_applicable = sum(r.outcome is Outcome.NOT_APPLICABLE for r in group)
         ok = sum(r.outcome.ok and r.outcome.ran for r in group)
+        cell = "" if unreached is None else f" {len(unreached.get(key, []))} |"
         lines.append(f"| {md_text(key)} | {len(group)} | {ok} | {unsupported} | {not_applicable} | "
-                     f"{len(group) - ok - unsupported - not_applicable} |")
+                     f"{len(group) - ok - unsupported - not_applicable} |{cell}")
     return [*lines, ""]
 
 
@@ -36,6 +41,15 @@ def _grouped(results: Iterable[CheckResult], keys: Callable[[CheckResult], list[
         for key in dict.fromkeys(keys(result)):
             out.setdefault(key, []).append(result)
     return out
+
+
+def _charged_groups(result: CheckResult) -> list[str]:
+    return [rule_group(r) for r in charge_of(result).charged] or ["(no rule)"]
+
+
+def _unreached_groups(result: CheckResult) -> list[str]:
+    charged = set(_charged_groups(result))
+    return [g for g in (rule_group(r) for r in charge_of(result).not_reached) if g not in charged]
 
 
 FIELD_LINES: dict[FieldKind, Callable[[ResultField], list[str]]] = {
@@ -61,14 +75,21 @@ def _causes(causes: Sequence[Cause]) -> list[str]:
         return []
     lines = [f"### Causes: {causes_headline(causes)}", ""]
     for number, cause in enumerate(causes, 1):
-        rules = f" (rules {', '.join(md_text(r) for r in cause.rules)})" if cause.rules else ""
-        lines.append(f"{number}. **{md_text(cause.facts.title)}**: {len(cause.members)} check(s){rules}; "
+        lines.append(f"{number}. **{md_text(cause.title)}**: {len(cause.members)} check(s){_blame(cause)}; "
                      f"smallest: {md_code(cause.smallest_text)}")
+        if cause.facets.text:
+            lines.append(f"   {md_text(cause.facets.text)}")
+        if cause.engine_message:
+            lines.append(f"   the engine says: {md_code(cause.engine_message)}")
         lines.append(f"   members: {', '.join(md_code(m.id) for m in cause.members)}")
         text = cause.smallest.details.get("scenario_text")
         if isinstance(text, str) and text and not cause.smallest.details.get("scenario"):
             lines += ["", *(f"   {line}" for line in md_fence(text, "toml"))]
     return [*lines, ""]
+
+
+def _blame(cause: Cause) -> str:
+    return f" ({md_text(cause.blame_text)})" if cause.blame_text else ""
 
 
 def _notes(results: Sequence[CheckResult]) -> list[str]:
@@ -78,11 +99,14 @@ def _notes(results: Sequence[CheckResult]) -> list[str]:
     return ["### Notes (never failures)", "", *(f"* {md_code(r.id)}: {md_code(n)}" for r, n in noted), ""]
 
 
-def _coverage_table(label: str, tallies: dict[str, Tally], name: Callable[[str], str]) -> list[str]:
+def _coverage_table(label: str, tallies: dict[str, Tally], name: Callable[[str], str],
+                    reached: bool = False) -> list[str]:
+    """The coverage of each rule or card; ``reached`` adds the not-reached column (rules only)."""
+    head, rule = ("| not reached |", "---:|") if reached else ("|", "")
     lines = [f"<details><summary>Coverage by {label}</summary>", "",
-             f"| {label} | ran | passed | unsupported | not applicable |", "|---|---:|---:|---:|---:|"]
+             f"| {label} | ran | passed | unsupported | not applicable {head}", f"|---|---:|---:|---:|---:|{rule}"]
     lines += [f"| {md_text(name(key))} | {t.ran} | {t.passed} | {t.unsupported} | {t.not_applicable} |"
-              for key, t in tallies.items()]
+              + (f" {t.not_reached} |" if reached else "") for key, t in tallies.items()]
     return [*lines, "", "</details>", ""]
 
 
@@ -93,7 +117,7 @@ def _coverage(results: Sequence[CheckResult]) -> list[str]:
     return ["### Coverage of the rules catalogue", "",
             f"{ran_rules} of {len(rules)} rule ids and {ran_cards} of {len(cards)} cards were checked by at least "
             "one check that ran.", "",
-            *_coverage_table("rule", rules, lambda key: key), *_coverage_table("card", cards, card_name)]
+            *_coverage_table("rule", rules, lambda key: key, reached=True), *_coverage_table("card", cards, card_name)]
 
 
 def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
@@ -126,8 +150,8 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
         if count:
             lines.append(f"| {outcome} | {count} |")
     lines += [f"| **total** | **{len(results)}** |", ""]
-    lines += _tally_table("By rule group", "rule group",
-                          _grouped(results, lambda r: [rule_group(x) for x in r.rules] or ["(no rule)"]))
+    lines += _tally_table("By rule group", "rule group", _grouped(results, _charged_groups),
+                          _grouped(results, _unreached_groups))
     lines += _tally_table("By card", "card", _grouped(results, lambda r: [card_name(c) for c in r.cards]))
     failures = [r for r in results if not r.outcome.ok]
     lines += ["### Failures", ""]

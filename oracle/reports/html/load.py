@@ -15,6 +15,7 @@ from oracle.core.cards import catalogue
 from oracle.core.nesting import Syntax, too_deep
 from oracle.core.results import UNSUPPORTED_CALL, Outcome
 from oracle.core.undrivable import UNDRIVABLE
+from oracle.reports.charges import Charge, charge
 from oracle.reports.common import date_problem
 
 FORMAT_PREFIX = "vale-oracle/report/"
@@ -65,6 +66,13 @@ class Result:
     unsupported_at_run: bool = False
     """Unsupported although the engine's declarations allowed the check: the engine refused a call or marked a
     decision undrivable (``details.unsupported_call`` or ``details.undrivable``)."""
+    blamed_rule: str = ""
+    """The rule the check's cause is blamed on ('' when not known, and in reports written before the blame)."""
+
+    @property
+    def charge(self) -> Charge:
+        """The rules this check counts against and those it did not reach (:func:`oracle.reports.charges.charge`)."""
+        return charge(self.outcome, self.rules, self.blamed_rule)
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,11 @@ class Cause:
     count: int
     rules: tuple[str, ...]
     smallest: str
+    rule: str = ""
+    """The blamed rule ('' when not known or in reports written before the blame)."""
+    engine_message: str = ""
+    facets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """What varies among the members, by facet name (``kinds``, ``cards``, ``steps``, ...), as written."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +102,8 @@ class Coverage:
     passed: int = 0
     unsupported: int = 0
     not_applicable: int = 0
+    not_reached: int = 0
+    """Failing checks citing the rule whose cause is blamed on another rule (0 in reports written before)."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +207,7 @@ def _result(reader: _Reader, raw: Any, index: int, card_ids: dict[str, str]) -> 
         notes=tuple(_note_text(n) for n in notes) if isinstance(notes, list) else (_note_text(notes),),
         unsupported_at_run=outcome is Outcome.UNSUPPORTED and bool(details.get(UNSUPPORTED_CALL)
                                                                    or details.get(UNDRIVABLE)),
+        blamed_rule=reader.text(data, "blamed_rule", where, ""),
     )
 
 
@@ -201,6 +217,8 @@ def _cause(reader: _Reader, raw: Any, index: int) -> Cause:
     count = data.get("count", 0)
     smallest = data.get("smallest", "")
     checks = reader.texts(data, "checks", where)
+    facts = data.get("facts")
+    facets = data.get("facets")
     return Cause(
         signature=str(data.get("signature", "")),
         title=reader.text(data, "title", where, ""),
@@ -209,6 +227,10 @@ def _cause(reader: _Reader, raw: Any, index: int) -> Cause:
         count=count if isinstance(count, int) and not isinstance(count, bool) else len(checks),
         rules=reader.texts(data, "rules", where),
         smallest=smallest if isinstance(smallest, str) else json.dumps(smallest, ensure_ascii=False),
+        rule=str(facts.get("rule", "")) if isinstance(facts, dict) else "",
+        engine_message=reader.text(data, "engine_message", where, ""),
+        facets=tuple((str(name), tuple(str(v) for v in values)) for name, values in facets.items()
+                     if isinstance(values, list)) if isinstance(facets, dict) else (),
     )
 
 
@@ -220,23 +242,23 @@ def _coverage(raw: object) -> dict[str, Coverage] | None:
     if not isinstance(raw, dict):
         return None
     return {str(key): Coverage(_count(t.get("ran")), _count(t.get("passed")), _count(t.get("unsupported")),
-                               _count(t.get("not_applicable")))
+                               _count(t.get("not_applicable")), _count(t.get("not_reached")))
             for key, t in raw.items() if isinstance(t, dict)}
 
 
 def _coverage_of(results: tuple[Result, ...], keys: str) -> dict[str, Coverage]:
-    """The coverage a report without one implies: every rule id or card id its results cite."""
+    """The coverage a report without one implies: every rule id (charged by blame) or card id its results cite."""
     out: dict[str, Coverage] = {}
     for result in results:
-        for key in dict.fromkeys(result.rules if keys == "rules" else result.cards):
+        charged = result.charge if keys == "rules" else Charge(tuple(dict.fromkeys(result.cards)))
+        for key in charged.charged:
+            t, o = out.get(key, Coverage()), result.outcome
+            out[key] = Coverage(t.ran + o.ran, t.passed + (o is Outcome.PASS),
+                                t.unsupported + (o is Outcome.UNSUPPORTED),
+                                t.not_applicable + (o is Outcome.NOT_APPLICABLE), t.not_reached)
+        for key in charged.not_reached:
             t = out.get(key, Coverage())
-            if result.outcome is Outcome.UNSUPPORTED:
-                out[key] = Coverage(t.ran, t.passed, t.unsupported + 1, t.not_applicable)
-            elif result.outcome is Outcome.NOT_APPLICABLE:
-                out[key] = Coverage(t.ran, t.passed, t.unsupported, t.not_applicable + 1)
-            else:
-                out[key] = Coverage(t.ran + 1, t.passed + (result.outcome is Outcome.PASS), t.unsupported,
-                                    t.not_applicable)
+            out[key] = Coverage(t.ran, t.passed, t.unsupported, t.not_applicable, t.not_reached + 1)
     return out
 
 

@@ -74,8 +74,10 @@ def _filters(matrix: Matrix) -> str:
 def _legend() -> str:
     items = "".join(f"<li>{status_badge(s)} {esc(s.label)}</li>" for s in Status)
     return (f'<ul class="legend">{items}</ul><p class="muted">A cell is the passes over the checks run; '
-            "unsupported and not-applicable checks are not run (each kind has its symbol) and never count as "
-            "passes.</p>")
+            "unsupported and not-applicable checks are not run, and a failing check counts only against the rule "
+            "its cause is blamed on: for the other rules it cites it is not reached (each kind has its symbol), "
+            "never a failure and never a pass. A rule is red only when a cause is blamed on it (or, for a check "
+            "whose blame is not known, when it cites it).</p>")
 
 
 def _cell(kind: str, row_id: str, col: Column, t: Tally) -> str:

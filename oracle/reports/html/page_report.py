@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from oracle.core.cards import catalogue
 from oracle.core.results import Outcome
-from oracle.reports.common import one_line
+from oracle.reports.common import card_name, one_line
 from oracle.reports.fields import FieldKind, ResultField, result_fields
 from oracle.reports.html.load import Coverage, Report, Result
 from oracle.reports.html.markup import (
@@ -19,18 +18,23 @@ from oracle.reports.html.markup import (
     outcome_badge,
     outcome_class,
     page,
+    status_badge,
     tally_text,
     verdict_badge,
 )
 from oracle.reports.html.scenario_text import scenario_view
-from oracle.reports.html.tally import Column, Status, by_card, by_rule, card_rows, rule_rows, tally
+from oracle.reports.html.tally import (
+    Column,
+    Status,
+    by_card,
+    by_rule,
+    card_rows,
+    not_reached_by_rule,
+    rule_rows,
+    tally,
+)
 
 CARD_TILE_CHECKS = 5
-
-
-def card_name(card_id: str) -> str:
-    card = catalogue().cards.get(card_id)
-    return card.name if card is not None else card_id
 
 
 def is_failure(result: Result) -> bool:
@@ -43,6 +47,13 @@ def _check_item(result: Result) -> str:
     if is_failure(result):
         name = f'<a href="{href("", "check", result.id)}">{name}</a>'
     return f"<li>{outcome_badge(result.outcome)} {name} <span class=\"muted\">{esc(result.title)}</span></li>"
+
+
+def _unreached_item(result: Result) -> str:
+    """A failing check that did not reach this rule: its own symbol, and the rule its cause is blamed on."""
+    return (f"<li>{status_badge(Status.NOT_REACHED)} <a href=\"{href('', 'check', result.id)}\"><code>"
+            f"{esc(result.id)}</code></a> <span class=\"muted\">not reached: {esc(result.outcome.value)} at "
+            f"{esc(result.blamed_rule)}</span></li>")
 
 
 def _header(column: Column, matrix_page: str | None) -> str:
@@ -88,15 +99,25 @@ def _causes(report: Report) -> str:
     for cause in report.causes:
         checks = ", ".join(f'<a href="{href("", "check", c)}"><code>{esc(c)}</code></a>' for c in cause.checks)
         rule_links = ", ".join(f'<a href="{href("", "rule", r)}">{esc(r)}</a>' for r in cause.rules)
+        blame = (f" · rule {rule_links}" if cause.rule else
+                 f" · rules {rule_links} (blame not known)" if rule_links else "")
         smallest = f"<br>smallest: <code>{esc(cause.smallest)}</code>" if cause.smallest else ""
         kind = f' <span class="tag">{esc(cause.kind)}</span>' if cause.kind else ""
+        facets = " · ".join(f"{esc(name.replace('_', ' '))}: {esc(', '.join(_facet_value(name, v) for v in values))}"
+                            for name, values in cause.facets if values and name != "engine_messages")
+        says = f"<br>the engine says: <code>{esc(cause.engine_message)}</code>" if cause.engine_message else ""
         items.append(f"<li><strong>{esc(cause.title or cause.signature)}</strong>{kind} · {cause.count} check(s)"
-                     f"{' · rules ' + rule_links if rule_links else ''}<br>{checks}{smallest}</li>")
+                     f"{blame}{'<br>' + facets if facets else ''}{says}<br>{checks}{smallest}</li>")
     return f'<section id="causes"><h2>Causes</h2><ol class="causes">{"".join(items)}</ol></section>'
+
+
+def _facet_value(name: str, value: str) -> str:
+    return card_name(value) if name == "cards" else value
 
 
 def _rule_tree(report: Report) -> str:
     grouped = by_rule(report)
+    unreached = not_reached_by_rule(report)
     rows = rule_rows([report])
     groups: dict[str, list[str]] = {}
     for row in rows:
@@ -105,16 +126,18 @@ def _rule_tree(report: Report) -> str:
     parts = ['<section id="rules"><h2>Rules</h2><div class="tree">']
     for group, rule_ids in groups.items():
         members = {r.index: r for rule_id in rule_ids for r in grouped.get(rule_id, [])}
-        group_tally = tally(members.values())
+        missed = {r.index: r for rule_id in rule_ids for r in unreached.get(rule_id, []) if r.index not in members}
+        group_tally = tally(members.values(), missed.values())
         opened = " open" if group_tally.status is Status.FAIL else ""
         parts.append(f'<details class="group" id="{esc(anchor_id("group", group))}"{opened}><summary>'
                      f"{tally_text(group_tally)} <strong>{esc(group)}</strong> "
                      f'<span class="muted">{len(rule_ids)} rule(s)</span></summary><ul class="rules">')
         for rule_id in rule_ids:
-            results = grouped.get(rule_id, [])
-            rule_tally = tally(results)
+            results, missed_here = grouped.get(rule_id, []), unreached.get(rule_id, [])
+            rule_tally = tally(results, missed_here)
             opened = " open" if rule_tally.status is Status.FAIL else ""
-            checks = "".join(_check_item(r) for r in results) or '<li class="muted">no check cites this rule</li>'
+            checks = ("".join(_check_item(r) for r in results) + "".join(_unreached_item(r) for r in missed_here)
+                      or '<li class="muted">no check cites this rule</li>')
             parts.append(f'<li><details class="rule" id="{esc(anchor_id("rule", rule_id))}"{opened}><summary>'
                          f"{tally_text(rule_tally)} <strong>{esc(rule_id)}</strong> {esc(texts[rule_id])}"
                          f'</summary><ul class="checks">{checks}</ul></details></li>')
@@ -143,26 +166,28 @@ def _card_grid(report: Report) -> str:
     return f'<section id="cards"><h2>Cards</h2><div class="grid">{"".join(tiles)}</div></section>'
 
 
-def _coverage_rows(tallies: dict[str, Coverage], name: Callable[[str], str]) -> str:
+def _coverage_rows(tallies: dict[str, Coverage], name: Callable[[str], str], reached: bool) -> str:
     return "".join(f'<tr class="{"" if t.ran else "zero"}"><td>{esc(name(key))}</td><td class="num">{t.ran}</td>'
                    f'<td class="num">{t.passed}</td><td class="num">{t.unsupported}</td>'
-                   f'<td class="num">{t.not_applicable}</td></tr>'
+                   f'<td class="num">{t.not_applicable}</td>'
+                   + (f'<td class="num">{t.not_reached}</td>' if reached else "") + "</tr>"
                    for key, t in tallies.items())
 
 
-def _coverage_table(label: str, tallies: dict[str, Coverage], name: Callable[[str], str]) -> str:
+def _coverage_table(label: str, tallies: dict[str, Coverage], name: Callable[[str], str], reached: bool = False) -> str:
+    """The coverage of each rule or card; ``reached`` adds the not-reached column (rules only)."""
     exercised = sum(t.ran > 0 for t in tallies.values())
     return (f"<details><summary>{exercised} of {len(tallies)} {label}s exercised by a check that ran</summary>"
             f'<table class="totals coverage"><thead><tr><th>{esc(label)}</th><th>ran</th><th>passed</th>'
-            f"<th>unsupported</th><th>not applicable</th></tr></thead><tbody>{_coverage_rows(tallies, name)}"
-            "</tbody></table></details>")
+            f"<th>unsupported</th><th>not applicable</th>{'<th>not reached</th>' if reached else ''}</tr></thead>"
+            f"<tbody>{_coverage_rows(tallies, name, reached)}</tbody></table></details>")
 
 
 def _coverage(report: Report) -> str:
     return ('<section id="coverage"><h2>Coverage of the rules catalogue</h2><p class="muted">How many checks '
             "citing each rule id and card ran and passed; unsupported and not-applicable checks are shown apart, never "
-            "as run."
-            f"</p>{_coverage_table('rule', report.rule_coverage, str)}"
+            "as run, and so is a failing check for the rules it did not reach (its cause is blamed on another rule)."
+            f"</p>{_coverage_table('rule', report.rule_coverage, str, reached=True)}"
             f"{_coverage_table('card', report.card_coverage, card_name)}</section>")
 
 

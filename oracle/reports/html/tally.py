@@ -23,18 +23,21 @@ class Status(Enum):
     FAIL = "fail"
     KNOWN = "known"
     PASS = "pass"
+    NOT_REACHED = "not-reached"
     UNSUPPORTED = "unsupported"
     NOT_APPLICABLE = "not-applicable"
     NOT_RUN = "not-run"
 
     @property
     def symbol(self) -> str:
-        return {Status.FAIL: "✗", Status.KNOWN: "≈", Status.PASS: "✓", Status.UNSUPPORTED: "–",
-                Status.NOT_APPLICABLE: "∅", Status.NOT_RUN: "·"}[self]
+        return {Status.FAIL: "✗", Status.KNOWN: "≈", Status.PASS: "✓", Status.NOT_REACHED: "○",
+                Status.UNSUPPORTED: "–", Status.NOT_APPLICABLE: "∅", Status.NOT_RUN: "·"}[self]
 
     @property
     def label(self) -> str:
         return {Status.FAIL: "failing", Status.KNOWN: "known failures only", Status.PASS: "all pass",
+                Status.NOT_REACHED: "not reached: the checks citing it failed before it, on a cause blamed on "
+                                    "another rule",
                 Status.UNSUPPORTED: "not run: unsupported (the engine lacks a capability, the expansion or a "
                                     "player count)",
                 Status.NOT_APPLICABLE: "not run: not applicable (another reading of a rule variant than the "
@@ -44,8 +47,9 @@ class Status(Enum):
 
 @dataclass(frozen=True)
 class Tally:
-    """Checks counted: passes over the checks run (unsupported and not-applicable ones are not run), and the
-    failing checks (every outcome of a check that ran but pass), as result indices of their report."""
+    """Checks counted: passes over the checks run (unsupported, not-applicable and not-reached ones are not run),
+    and the failing checks (every outcome of a check that ran but pass), as result indices of their report. A
+    not-reached check failed on a cause blamed on another rule: it is counted here only as not reached."""
 
     checks: int
     passes: int
@@ -55,10 +59,11 @@ class Tally:
     outcomes: frozenset[Outcome]
     failing: tuple[int, ...]
     not_applicable: int = 0
+    not_reached: int = 0
 
     @property
     def run(self) -> int:
-        return self.checks - self.unsupported - self.not_applicable
+        return self.checks - self.unsupported - self.not_applicable - self.not_reached
 
     @property
     def status(self) -> Status:
@@ -68,20 +73,23 @@ class Tally:
             return Status.KNOWN
         if self.passes:
             return Status.PASS
+        if self.not_reached:
+            return Status.NOT_REACHED
         if self.unsupported:
             return Status.UNSUPPORTED
         return Status.NOT_APPLICABLE if self.not_applicable else Status.NOT_RUN
 
     @property
     def figure(self) -> str:
-        """``3/5``, ``3/5 +2 unsupported +1 not applicable``, ``unsupported``, ``not applicable`` or ``not run``."""
+        """``3/5``, ``3/5 +1 not reached +2 unsupported +1 not applicable``, ``not reached``, ``unsupported``,
+        ``not applicable`` or ``not run``: each kind of check not run is named, never counted in ``/5``."""
         if not self.checks:
             return "not run"
+        kinds = (("not reached", self.not_reached), ("unsupported", self.unsupported),
+                 ("not applicable", self.not_applicable))
         if not self.run:
-            return "unsupported" if self.unsupported else "not applicable"
-        extra = f" +{self.unsupported} unsupported" if self.unsupported else ""
-        extra += f" +{self.not_applicable} not applicable" if self.not_applicable else ""
-        return f"{self.passes}/{self.run}{extra}"
+            return next(name for name, count in kinds if count)
+        return f"{self.passes}/{self.run}" + "".join(f" +{count} {name}" for name, count in kinds if count)
 
     @property
     def ratio(self) -> float:
@@ -89,10 +97,12 @@ class Tally:
         return self.passes / self.run if self.run else -1.0
 
 
-def tally(results: Iterable[Result]) -> Tally:
+def tally(results: Iterable[Result], not_reached: Iterable[Result] = ()) -> Tally:
+    """The tally of the checks charged to a row, and of those that did not reach it (counted as checks, not run)."""
     seen = list(results)
+    unreached = len(list(not_reached))
     return Tally(
-        checks=len(seen),
+        checks=len(seen) + unreached,
         passes=sum(r.outcome is Outcome.PASS for r in seen),
         unsupported=sum(r.outcome is Outcome.UNSUPPORTED for r in seen),
         not_ok=sum(not r.outcome.ok for r in seen),
@@ -100,6 +110,7 @@ def tally(results: Iterable[Result]) -> Tally:
         outcomes=frozenset(r.outcome for r in seen),
         failing=tuple(r.index for r in seen if r.outcome is not Outcome.PASS and r.outcome.ran),
         not_applicable=sum(r.outcome is Outcome.NOT_APPLICABLE for r in seen),
+        not_reached=unreached,
     )
 
 
@@ -120,10 +131,20 @@ class CardRow:
 
 
 def by_rule(report: Report) -> dict[str, list[Result]]:
-    """The report's results under each rule they cite; results citing none under :data:`NO_RULE`."""
+    """The report's results under each rule they are charged to (``Result.charge``: a failure blamed on a rule under
+    that rule only, any other result under every rule it cites); results charged to none under :data:`NO_RULE`."""
     out: dict[str, list[Result]] = {}
     for result in report.results:
-        for rule_id in result.rules or (NO_RULE,):
+        for rule_id in result.charge.charged or (NO_RULE,):
+            out.setdefault(rule_id, []).append(result)
+    return out
+
+
+def not_reached_by_rule(report: Report) -> dict[str, list[Result]]:
+    """The failing results under each rule they cite but did not reach (their cause is blamed on another rule)."""
+    out: dict[str, list[Result]] = {}
+    for result in report.results:
+        for rule_id in result.charge.not_reached:
             out.setdefault(rule_id, []).append(result)
     return out
 
@@ -137,14 +158,15 @@ def by_card(report: Report) -> dict[str, list[Result]]:
 
 
 def rule_rows(reports: Sequence[Report]) -> list[RuleRow]:
-    """Every rule of the catalogue in its order, then rule ids the reports cite that it lacks, then
-    :data:`NO_RULE` when some check cites no rule."""
+    """Every rule of the catalogue in its order, then rule ids the reports cite or blame that it lacks, then
+    :data:`NO_RULE` when some check is charged to no rule."""
     catalogue_rules = rules()
     rows = [RuleRow(rule.id, rule.group, rule.text) for rule in catalogue_rules.values()]
-    cited = dict.fromkeys(r for report in reports for result in report.results for r in result.rules)
+    cited = dict.fromkeys(r for report in reports for result in report.results
+                          for r in (*result.charge.charged, *result.charge.not_reached))
     rows += [RuleRow(rule_id, OTHER, "not in this oracle's rules catalogue") for rule_id in cited
              if rule_id not in catalogue_rules]
-    if any(not result.rules for report in reports for result in report.results):
+    if any(not result.charge.charged for report in reports for result in report.results):
         rows.append(RuleRow(NO_RULE, OTHER, "checks that cite no rule"))
     return rows
 
@@ -199,11 +221,13 @@ def matrix(cols: Sequence[Column]) -> Matrix:
     reports = [c.report for c in cols]
     rule_list, card_list = rule_rows(reports), card_rows(reports)
     per_rule = [by_rule(r) for r in reports]
+    unreached = [not_reached_by_rule(r) for r in reports]
     per_card = [by_card(r) for r in reports]
     return Matrix(
         columns=tuple(cols),
         rules=tuple(rule_list),
         cards=tuple(card_list),
-        rule_cells={row.id: tuple(tally(groups.get(row.id, [])) for groups in per_rule) for row in rule_list},
+        rule_cells={row.id: tuple(tally(groups.get(row.id, []), missed.get(row.id, []))
+                                  for groups, missed in zip(per_rule, unreached, strict=True)) for row in rule_list},
         card_cells={row.id: tuple(tally(groups.get(row.id, [])) for groups in per_card) for row in card_list},
     )

@@ -100,7 +100,7 @@ class ScenarioOutcome:
 @dataclass(frozen=True)
 class ReportEntry:
     """The report beside the rulebook: the engine's outcome by scenario id, and the results that are no scenario of
-    this suite, by the rule ids they cite."""
+    this suite, by the rule ids they are charged to or did not reach (``Result.charge``)."""
 
     report: Report
     outcomes: dict[str, ScenarioOutcome]
@@ -229,7 +229,7 @@ def report_entry(report: Report, scenarios: dict[str, ScenarioEntry]) -> ReportE
     other: dict[str, list[Result]] = {}
     for result in report.results:
         if result.suite != SCENARIO_SUITE:
-            for rule_id in dict.fromkeys(result.rules):
+            for rule_id in (*result.charge.charged, *result.charge.not_reached):
                 other.setdefault(rule_id, []).append(result)
             continue
         entry = scenarios.get(result.id)
