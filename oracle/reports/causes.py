@@ -18,7 +18,7 @@ from oracle.core.json_types import JSON
 from oracle.core.results import DECLARED_UNSUPPORTED, CheckResult, Outcome
 
 _METHOD = re.compile(r"^([a-z_]+): ")
-_FAULTS = (Outcome.ERROR, Outcome.TIMEOUT, Outcome.INCOMPLETE)
+_FAULTS = (Outcome.ERROR, Outcome.TIMEOUT)
 
 
 def _from_divergence(divergence: JSON) -> CauseFacts | None:
@@ -112,9 +112,12 @@ class Cause:
 
 def group_causes(failures: Iterable[CheckResult]) -> list[Cause]:
     """Failing results grouped by signature: accept/reject mismatches first, code-only differences last, and
-    within each the causes with most checks first."""
+    within each the causes with most checks first. An incomplete result (a budget ran out, or it exercised
+    nothing) is never a cause, whatever it is handed in with: it found no deviation."""
     groups: dict[str, tuple[CauseFacts, list[CheckResult]]] = {}
     for result in failures:
+        if result.outcome is Outcome.INCOMPLETE:
+            continue
         facts = cause_of(result)
         groups.setdefault(facts.signature, (facts, []))[1].append(result)
     causes = [Cause(facts, tuple(members)) for facts, members in groups.values()]
