@@ -31,6 +31,10 @@ class Verdict(str, Enum):
     """The engine answered ``unsupported`` to the call of a capability (``field``) its handshake declares (PROTO-2)."""
     OTHER_CODE = "other-code"
     """Both reject, the engine with ``code``, the reference with ``reference_code``."""
+    STALLS = "stalls"
+    """The game makes no progress in the phase ``kind`` at a decision of kind ``field``: it has not ended within the
+    step limit, or no one can answer that decision. Its rule is '': the oracle sees that the game stops going
+    forward, not which rule keeps it there (``engine_does`` says who holds the decision and why it stalls)."""
     OTHER = "other"
     """A failure the oracle cannot place more precisely (grouped by suite and rule)."""
 
@@ -42,6 +46,7 @@ _TITLES = {
     Verdict.FAULT: "engine {kind} in {field}",
     Verdict.CONTRADICTS: "declares the capability {field} but answers it unsupported",
     Verdict.OTHER_CODE: "rejected with {code} where the reference rejects with {reference_code} ({kind})",
+    Verdict.STALLS: "the game stalls at a {field} decision in the {kind} phase",
     Verdict.OTHER: "{kind}: {field}",
 }
 
@@ -138,6 +143,15 @@ def rejected_legal(action: JSON, engine_code: str) -> CauseFacts:
 
 def other_code(action: JSON, engine_code: str, reference_code: str) -> CauseFacts:
     return CauseFacts(Verdict.OTHER_CODE, decision_kind(action.get("type")), engine_code, reference_code)
+
+
+def stalled(phase: str, pending: JSON | None, why: str) -> CauseFacts:
+    """A game that makes no progress (``why``: not ended within the step limit, or no answer to ``pending``):
+    keyed by the phase and the decision kind, with who holds the decision in ``engine_does``, and no rule."""
+    decision = str(pending.get("kind")) if pending is not None else "no"
+    holder = "no one" if pending is None else "chance" if pending.get("player") is None else f"P{pending['player']}"
+    return CauseFacts(Verdict.STALLS, phase or "unknown", field=decision,
+                      engine_does=f"{why}: {holder} holds the {decision} decision in the {phase or 'unknown'} phase")
 
 
 def differs_after(action: JSON | None, path: str) -> CauseFacts:
