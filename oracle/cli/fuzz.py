@@ -116,7 +116,8 @@ def fuzz_command(
     game_modes: opt.GameModes = None,
     old_game_modes: opt.OldGameModes = None,
     positions: opt.Positions = True,
-    shrink_time: opt.ShrinkTime = 20.0,
+    shrink_examples: opt.ShrinkExamples = None,
+    old_shrink_time: opt.OldShrinkTime = None,
     max_failures: opt.MaxFailures = 5,
     set_aside: opt.SetAside = None,
     timeout: opt.Timeout = 5.0,
@@ -130,8 +131,8 @@ def fuzz_command(
     config = fuzz_config(
         games=games, time_budget=time_budget, seed=seed, players=players, save_failures=save_failures,
         check=check, old_check=old_check, game_modes=game_modes, old_game_modes=old_game_modes, invariant=invariant,
-        positions=positions, shrink_time=shrink_time, max_failures=max_failures,
-        set_aside=set_aside, timeout=timeout, start_timeout=start_timeout)
+        positions=positions, shrink_examples=shrink_examples, old_shrink_time=old_shrink_time,
+        max_failures=max_failures, set_aside=set_aside, timeout=timeout, start_timeout=start_timeout)
     fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress)
     fuzzed.print()
     run = fuzzed.run_info(impl, config)
@@ -139,10 +140,27 @@ def fuzz_command(
     raise typer.Exit(exit_code(fuzzed.results, run))
 
 
+def shrink_count(shrink_examples: int | None, old_shrink_time: float | None) -> int:
+    """The games shrinking may replay: ``--shrink-examples``, or from the deprecated ``--shrink-time`` (0 still
+    turns shrinking off; any other time is replaced by the default count, with a note), never both."""
+    if old_shrink_time is not None:
+        if shrink_examples is not None:
+            raise _bad("--shrink-time is the old form of --shrink-examples: give only --shrink-examples")
+        if old_shrink_time < 0:
+            raise _bad("--shrink-time must be 0 or more")
+        typer.echo("note: --shrink-time is deprecated, use --shrink-examples N: shrinking is bounded by a count of "
+                   "games, so the failure found never depends on the machine's load", err=True)
+        return 0 if old_shrink_time == 0 else opt.DEFAULT_SHRINK_EXAMPLES
+    if shrink_examples is not None and shrink_examples < 0:
+        raise _bad("--shrink-examples must be 0 or more")
+    return opt.DEFAULT_SHRINK_EXAMPLES if shrink_examples is None else shrink_examples
+
+
 def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, players: str, save_failures: Path | None,
                 check: str | None, old_check: str | None, game_modes: str | None, old_game_modes: str | None,
-                invariant: list[str] | None, positions: bool, shrink_time: float,
-                max_failures: int, set_aside: list[str] | None, timeout: float, start_timeout: float) -> FuzzConfig:
+                invariant: list[str] | None, positions: bool, shrink_examples: int | None,
+                old_shrink_time: float | None, max_failures: int, set_aside: list[str] | None, timeout: float,
+                start_timeout: float) -> FuzzConfig:
     """The fuzz run the options ask for, or bad input (exit 2) naming the first option at fault."""
     from vale_invariants.fuzz import ALL_MODES, MODES, FuzzConfig
 
@@ -156,8 +174,7 @@ def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, play
         raise _bad(f"--check {mode!r}: expected one of {', '.join(MODES)}")
     if max_failures < 1:
         raise _bad("--max-failures must be 1 or more")
-    if shrink_time < 0:
-        raise _bad("--shrink-time must be 0 or more")
+    shrink = shrink_count(shrink_examples, old_shrink_time)
     if not start_timeout > 0:
         raise _bad(f"--start-timeout must be more than 0 seconds, got {start_timeout:g}")
     try:
@@ -178,7 +195,7 @@ def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, play
     return FuzzConfig(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
-        shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
+        shrink_examples=shrink, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
         save_failures=save_failures,
         positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
@@ -213,7 +230,8 @@ class _Fuzzed:
             engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
             suites=(SUITE,), started=self.started_at, duration=time.perf_counter() - self.started,
             options={"games": config.games, "time": config.seconds, "seed": config.seed,
-                     "players": list(config.players), "mode": config.mode, "shrink_time": config.shrink_seconds,
+                     "players": list(config.players), "mode": config.mode,
+                     "shrink_examples": config.shrink_examples,
                      "positions": config.positions},
             stopped=f"stopped by {stopped}" if stopped in ("SIGINT", "SIGTERM") else stopped,
             signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",

@@ -32,8 +32,14 @@ GameModes = Annotated[str | None, typer.Option(
 OldGameModes = Annotated[str | None, typer.Option("--modes", hidden=True, help="deprecated: --game-modes")]
 Positions = Annotated[bool, typer.Option(metavar="",
     help="also start games from random mid-game positions (needs the 'load' capability)")]
-ShrinkTime = Annotated[float, typer.Option(metavar="SECONDS",
-    help="seconds allowed to shrink each failure (0: do not shrink)")]
+DEFAULT_SHRINK_EXAMPLES = 300
+"""Games ``oracle fuzz`` may replay to shrink each failure unless ``--shrink-examples`` says otherwise."""
+
+ShrinkExamples = Annotated[int | None, typer.Option(metavar="N",
+    help=f"games replayed to shrink each failure, a count so the failure found never depends on the machine's "
+    f"load (0: do not shrink) [default: {DEFAULT_SHRINK_EXAMPLES}]")]
+OldShrinkTime = Annotated[float | None, typer.Option("--shrink-time", hidden=True,
+    help="deprecated: --shrink-examples (0 still means: do not shrink)")]
 MaxFailures = Annotated[int, typer.Option(metavar="N", help="stop after this many failures")]
 SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
     help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "

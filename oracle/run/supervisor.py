@@ -2,8 +2,9 @@
 
 :meth:`Supervisor.run` streams each unit's results to a sink as the unit ends. It stops early, marking the
 run incomplete, on SIGINT or SIGTERM, when the global time budget runs out, when the sink asks (too many
-failures), or when the engine can no longer be started. A unit whose worker dies, overruns its deadline or
-shows no sign of life for its silence limit ends as ``error`` or ``timeout`` with the engine's last output.
+failures), or when the engine can no longer be started. A unit whose worker dies or shows no sign of life for its
+silence limit ends as ``error`` or ``timeout`` with the engine's last output; one that overruns its deadline while
+the engine still answers ends ``incomplete`` (a budget cut it short, not a fault of the engine).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.harness import START_METHODS, Handshake
+from oracle.engines.speed import BudgetScale
 from oracle.run import activity
 from oracle.run.reaper import Reaper
 from oracle.run.signals import Stopped, StopSignals
@@ -88,10 +90,11 @@ class _Worker:
         self.last_sign = 0.0
         self.last_calls = 0
 
-    def hello(self, impl: str, timeout: float, options: CheckOptions, signals: StopSignals) -> Handshake:
-        """Send the engine to load; its handshake, or EngineRefused / a dead-worker error (Stopped, with the
-        worker killed, when a signal comes first)."""
-        self.outbox.send(("hello", impl, timeout, options))
+    def hello(self, impl: str, timeout: float, options: CheckOptions, signals: StopSignals,
+              measure: bool = False) -> tuple[Handshake, BudgetScale | None]:
+        """Send the engine to load; its handshake and (with ``measure``) its budget scale, or EngineRefused / a
+        dead-worker error (Stopped, with the worker killed, when a signal comes first)."""
+        self.outbox.send(("hello", impl, timeout, options, measure))
         allowed = IMPORT_SECONDS + options.start_timeout
         deadline = time.monotonic() + allowed
         while not self.inbox.poll(POLL):
@@ -111,7 +114,8 @@ class _Worker:
             self.kill()
             raise EngineRefused(message[1])
         handshake: Handshake = message[1]
-        return handshake
+        scale: BudgetScale | None = message[2]
+        return handshake, scale
 
     def assign(self, index: int, unit: AnyUnit) -> None:
         self.unit = (index, unit)
@@ -183,7 +187,7 @@ class Supervisor:
 
     def __init__(self, impl: str, timeout: float, options: CheckOptions, jobs: int = 1,
                  progress: Progress | None = None, signals: StopSignals | None = None,
-                 reap_descendants: bool = False) -> None:
+                 reap_descendants: bool = False, measure_speed: bool = False) -> None:
         self.impl = impl
         self.timeout = timeout
         self.options = options
@@ -199,19 +203,25 @@ class Supervisor:
         self.attachments: dict[int, object] = {}
         """What units handed back besides their results (the fuzz report), by unit index."""
         self._reaper = Reaper() if reap_descendants else None
+        self.measure_speed = measure_speed
+        """Whether the first worker times the engine against the reference (:mod:`oracle.engines.speed`)."""
+        self.scale: BudgetScale | None = None
+        """The budget scale the first worker measured (None until then, or when not asked)."""
 
     # ------------------------------------------------------------------ workers
 
     def _spawn(self) -> _Worker:
         self._spawned += 1
         worker = _Worker(self._folder, self._spawned)
+        first = self.handshake is None
         try:
-            handshake = worker.hello(self.impl, self.timeout, self.options, self.signals)
+            handshake, scale = worker.hello(self.impl, self.timeout, self.options, self.signals,
+                                            measure=first and self.measure_speed)
         except BaseException:
             worker.kill()
             raise
-        if self.handshake is None:
-            self.handshake = handshake
+        if first:
+            self.handshake, self.scale = handshake, scale
         return worker
 
     def start(self) -> Handshake:
@@ -220,6 +230,13 @@ class Supervisor:
         self._idle.append(self._spawn())
         assert self.handshake is not None
         return self.handshake
+
+    def set_options(self, options: CheckOptions) -> None:
+        """The options every worker runs units with from now on (the run's, once its budget scale is known): sent
+        to the idle workers, and in the hello of every worker started later, so all use the same factor."""
+        self.options = options
+        for worker in self._idle:
+            worker.outbox.send(("options", options))
 
     def close(self) -> None:
         for worker in self._idle + self._busy:
@@ -331,8 +348,7 @@ class Supervisor:
             if worker.activity.method in START_METHODS:
                 silence = max(silence, self.options.start_timeout + SILENCE_MARGIN)
             if now - worker.started > unit.deadline:
-                keep_going &= sink(index, self._lost(worker, unit, Outcome.TIMEOUT,
-                                                     f"ran past the check's deadline of {unit.deadline:g} s"))
+                keep_going &= sink(index, self._overran(worker, unit))
                 self._retire(worker)
             elif now - worker.last_sign > silence:
                 keep_going &= sink(index, self._lost(worker, unit, Outcome.TIMEOUT,
@@ -352,6 +368,17 @@ class Supervisor:
         tail = worker.tail()
         message = f"{why}{worker.tail_note()}; the check was lost, the run went on with a new process"
         return lost_results(unit, outcome, message, {"engine_output": tail, "method": method})
+
+    def _overran(self, worker: _Worker, unit: AnyUnit) -> list[CheckResult]:
+        """A unit past its deadline while the engine still showed signs of life: its budget cut it short, so its
+        checks are ``incomplete``, never the engine's timeout (a hung call is caught by the per-call timeout and
+        the sign-of-life limit)."""
+        method = worker.activity.method
+        worker.kill()
+        message = (f"the check ran past its deadline of {unit.deadline:g} s with the engine still answering"
+                   f"{f' (last in {method}())' if method else ''}: cut short, not checked to the end (raise "
+                   "--unit-timeout, the suite's budget or --budget-scale); the run went on with a new process")
+        return lost_results(unit, Outcome.INCOMPLETE, message, {"out_of_budget": True, "method": method})
 
     def _retire(self, worker: _Worker) -> None:
         worker.kill()

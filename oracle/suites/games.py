@@ -115,7 +115,7 @@ def _plan_setup(context: PlanContext) -> list[Unit[SetupGame]]:
             if not reason and not handshake.can("export"):
                 reason = "the engine does not declare 'export'"
             units.append(Unit("setup", key, (check,), payload=SetupGame(players, first), unsupported=reason,
-                              deadline=8 * options.timeout + 10 + options.start_timeout,
+                              deadline=8 * options.timeout + options.scaled(10) + options.start_timeout,
                               reproduce=f"oracle check --impl {shlex.quote(context.impl)} --select setup/{key}"))
     return units
 
@@ -171,7 +171,7 @@ def _plan_games(suite: str, title: str, rules: Callable[[Handshake], tuple[str, 
             if not reason and missing:
                 reason = f"the engine does not declare {' and '.join(repr(c) for c in missing)}"
             units.append(Unit(suite, game.label, (check,), payload=game, unsupported=reason,
-                              deadline=options.unit_timeout, reproduce=game.reproduce(context.impl)))
+                              deadline=options.scaled(options.unit_timeout), reproduce=game.reproduce(context.impl)))
         return units
 
     return plan
