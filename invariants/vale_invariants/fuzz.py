@@ -193,8 +193,10 @@ class FuzzReport:
         reproduce = self.reproduce()
         if failure.scenario:
             reproduce += f"; saved scenario: {failure.scenario}"
+        elif failure.trace_file:
+            reproduce += f"; saved trace: {failure.trace_file} (no scenario: {failure.scenario_note})"
         message = f"{failure.message} [{failure.mode} mode; trace: {failure.trace.summary()}"
-        message += ", shrunk]" if failure.shrunk else "]"
+        message += f", shrunk over {failure.shrink_games} games]" if failure.shrunk else "]"
         if failure.divergence is not None and failure.mode != "lockstep":
             message += f"; against the reference: {failure.divergence.describe()}"
         cards = tuple(sorted({str(a["card"]) for a in failure.trace.actions[-1:] if isinstance(a.get("card"), str)}))
@@ -543,16 +545,16 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
             disabled: set[str]) -> bool:
     """Compare a failure with the reference, save it, add it to the report and switch off what failed; whether a
     set-up deviation is now known (it is reported once, then lock-step goes on from the engine's state)."""
-    from vale_invariants.scenario import write_scenario
+    from vale_invariants.scenario import save_counterexample
 
     config = report.config
     if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
             and failure.invariant not in ENGINE_PROPERTIES:
         failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
     if config.save_failures is not None:
-        path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
-        failure.scenario = str(path) if path is not None else ""
-        failure.scenario_note = why_not
+        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout)
+        failure.scenario, failure.trace_file = ("", str(saved.path)) if not saved.scenario else (str(saved.path), "")
+        failure.scenario_note = saved.why_not
     report.failures.append(failure)
     divergence = failure.divergence
     if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 and not setup_known:

@@ -302,8 +302,8 @@ def _print(report: FuzzReport) -> None:
         if failure.scenario:
             typer.echo(f"{'':17}scenario: {failure.scenario}  (oracle check --impl {report.impl} --scenarios "
                        f"{Path(failure.scenario).parent} --suite scenarios)")
-        elif failure.scenario_note and report.config.save_failures is not None:
-            typer.echo(f"{'':17}no scenario saved: {failure.scenario_note}")
+        elif failure.trace_file:
+            typer.echo(f"{'':17}trace: {failure.trace_file}  (no scenario: {failure.scenario_note})")
     for name, reason in report.unsupported.items():
         typer.echo(f"{'UNSUPPORTED':16} {name}: {reason}")
     if report.failures:

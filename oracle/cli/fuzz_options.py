@@ -18,7 +18,8 @@ TimeBudget = Annotated[float | None, typer.Option("--time", metavar="SECONDS", h
 Seed = Annotated[int, typer.Option(metavar="N", help="seed of the whole run (same seed, same games)")]
 Players = Annotated[str, typer.Option(metavar="COUNTS", help="player counts: 2-4, 3 or 2,4")]
 SaveFailures = Annotated[Path | None, typer.Option(metavar="DIR",
-    help="write each shrunk failure as a scenario file into this directory")]
+    help="save every failure into this directory: a scenario file when one loads, else its raw trace (JSON) with "
+    "the reason; named after the cause and rule")]
 Check = Annotated[str | None, typer.Option(
     "--check", metavar="WHAT",
     help="what to check: both, invariants or lockstep (against the reference) [default: both]")]
