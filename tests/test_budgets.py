@@ -119,11 +119,24 @@ def test_a_run_measures_its_scale_and_says_so(tmp_path: Path) -> None:
     assert f"budget scale {scale['factor']:g} (measured: " in out
 
 
+@pytest.mark.parametrize("command", ["check", "fuzz"])
 @pytest.mark.parametrize("value", ["0.5", "0", "inf", "nan"])
-def test_a_budget_scale_below_1_or_not_finite_is_bad_input(value: str) -> None:
-    result = runner.invoke(app, ["check", "--budget-scale", value])
+def test_a_budget_scale_below_1_or_not_finite_is_bad_input(command: str, value: str) -> None:
+    result = runner.invoke(app, [command, "--budget-scale", value])
     assert 2 == result.exit_code
     assert f"error: --budget-scale must be 1 or more and finite, got {value}" in result.stderr
+
+
+def test_oracle_fuzz_scales_the_time_it_allows_for_shrinking_and_says_so(tmp_path: Path) -> None:
+    from oracle.suites.invariants import fuzz_unit
+
+    config = FuzzConfig(games=1, seconds=10.0)
+    assert fuzz_unit(config).deadline < fuzz_unit(config, scale=3.0).deadline
+    result = runner.invoke(app, ["fuzz", "--games", "1", "--check", "invariants", "--game-modes", "base",
+                                 "--budget-scale", "2", "--report-json", str(tmp_path / "r.json")])
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (0, {"factor": 2.0, "source": "given"}) == (result.exit_code, report["run"]["budget_scale"])
+    assert "budget scale 2 (given: --budget-scale 2)" in result.stdout
 
 
 def test_a_unit_past_its_deadline_while_the_engine_answers_is_incomplete_and_no_cause() -> None:

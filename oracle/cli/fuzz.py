@@ -22,6 +22,7 @@ from oracle.core.results import CheckResult
 from oracle.core.rules import rules
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.speed import BudgetScale, given_problem
 from oracle.reports.common import RunInfo, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.supervisor import RunStatus, Supervisor
@@ -119,6 +120,7 @@ def fuzz_command(
     shrink_examples: opt.ShrinkExamples = None,
     old_shrink_time: opt.OldShrinkTime = None,
     max_failures: opt.MaxFailures = 5,
+    budget_scale: opt.BudgetScale = None,
     set_aside: opt.SetAside = None,
     timeout: opt.Timeout = 5.0,
     start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT,
@@ -133,7 +135,9 @@ def fuzz_command(
         check=check, old_check=old_check, game_modes=game_modes, old_game_modes=old_game_modes, invariant=invariant,
         positions=positions, shrink_examples=shrink_examples, old_shrink_time=old_shrink_time,
         max_failures=max_failures, set_aside=set_aside, timeout=timeout, start_timeout=start_timeout)
-    fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress)
+    if budget_scale is not None and given_problem(budget_scale):
+        raise _bad(given_problem(budget_scale))
+    fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress, budget_scale)
     fuzzed.print()
     run = fuzzed.run_info(impl, config)
     _write_reports(fuzzed.results, run, report_json, junit_xml, markdown)
@@ -213,6 +217,7 @@ class _Fuzzed:
     report: object
     started_at: datetime
     started: float
+    scale: BudgetScale
 
     def print(self) -> None:
         from vale_invariants.fuzz import FuzzReport
@@ -221,6 +226,7 @@ class _Fuzzed:
             _print(self.report)
         else:
             _print_lost(self.results, self.status.stopped)
+        typer.echo(self.scale.text())
 
     def run_info(self, impl: str, config: FuzzConfig) -> RunInfo:
         from vale_invariants.fuzz import SUITE
@@ -235,12 +241,13 @@ class _Fuzzed:
                      "positions": config.positions},
             stopped=f"stopped by {stopped}" if stopped in ("SIGINT", "SIGTERM") else stopped,
             signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",
-            not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (),
+            not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (), budget_scale=self.scale,
         )
 
 
-def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
-    """Start the engine and run the fuzz unit in a worker, with a progress line when asked."""
+def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: float | None = None) -> _Fuzzed:
+    """Start the engine (timing it against the reference unless ``budget_scale`` is given) and run the fuzz unit in
+    a worker, with a progress line when asked."""
     # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
     from oracle.suites.invariants import fuzz_unit
     from vale_invariants.fuzz import FuzzReport
@@ -252,7 +259,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
     supervisor = Supervisor(impl, config.timeout, CheckOptions(timeout=config.timeout,
                                                                start_timeout=config.start_timeout,
                                                                players=config.players), progress=bar,
-                            reap_descendants=True)
+                            reap_descendants=True, measure_speed=budget_scale is None)
     try:
         handshake = start_engine(supervisor)
         declared = [m for m in config.modes if m == "base" or getattr(handshake, m, False)]
@@ -263,7 +270,9 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
                    f"games {','.join(config.modes)}")
         started_at = datetime.now(UTC)
         started = time.perf_counter()
-        unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce())
+        scale = BudgetScale.given(budget_scale) if budget_scale is not None \
+            else supervisor.scale or BudgetScale.unmeasured("the worker sent no measure")
+        unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce(), scale=scale.factor)
         results: list[CheckResult] = []
 
         def collect(index: int, found: list[CheckResult]) -> bool:
@@ -274,7 +283,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
     finally:
         bar.close()
         supervisor.close()
-    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started)
+    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started, scale)
 
 
 def _print_lost(results: list[CheckResult], stopped: str) -> None:

@@ -42,6 +42,9 @@ ShrinkExamples = Annotated[int | None, typer.Option(metavar="N",
 OldShrinkTime = Annotated[float | None, typer.Option("--shrink-time", hidden=True,
     help="deprecated: --shrink-examples (0 still means: do not shrink)")]
 MaxFailures = Annotated[int, typer.Option(metavar="N", help="stop after this many failures")]
+BudgetScale = Annotated[float | None, typer.Option("--budget-scale", metavar="FACTOR",
+    help="multiply the time the run allows for shrinking by FACTOR (1 or more) instead of measuring the engine's "
+    "speed against the reference at the start (--time is not scaled)")]
 SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
     help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
     "re-synchronised from the engine's export, and the comparison goes on")]

@@ -108,6 +108,13 @@ class BudgetScale:
         return out
 
 
+def given_problem(factor: float) -> str:
+    """Why ``--budget-scale FACTOR`` is refused ('' when it is not): a factor is 1 or more, and finite."""
+    if math.isfinite(factor) and factor >= 1:
+        return ""
+    return f"--budget-scale must be 1 or more and finite, got {factor:g}"
+
+
 def measure_scale(engine: Subject) -> BudgetScale:
     """The budget scale of ``engine`` (a fresh engine, used up by the measure) next to a fresh reference declaring
     the same variants; UNMEASURED with the reason when a call faults."""

@@ -18,6 +18,7 @@ import typer
 from oracle.core.exits import bad_input
 from oracle.core.json_types import JSON
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.speed import given_problem
 from oracle.run.expectations import ExpectedFailure, load_expectations
 from oracle.suites.all import BY_NAME
 from oracle.suites.registry import AnyUnit, CheckOptions, FuzzOptions, Plan, ScenarioOptions, Z3Options
@@ -186,8 +187,8 @@ class CheckRequest:
             raise bad_input(f"--time-budget must be more than 0 seconds and finite, got {time_budget:g}")
         if max_failures is not None and max_failures < 1:
             raise bad_input("--max-failures must be 1 or more")
-        if budget_scale is not None and not (math.isfinite(budget_scale) and budget_scale >= 1):
-            raise bad_input(f"--budget-scale must be 1 or more and finite, got {budget_scale:g}")
+        if budget_scale is not None and given_problem(budget_scale):
+            raise bad_input(given_problem(budget_scale))
         declared = declared_variants(split_values(variant), impl)
         if declared:
             from oracle.reference.declared import impl_for
