@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import importlib
 import json
+import os
 import shutil
 import time
 from pathlib import Path
@@ -160,6 +161,41 @@ def test_a_unit_past_its_deadline_while_the_engine_answers_is_incomplete_and_no_
     assert [Outcome.INCOMPLETE] == [r.outcome for r in found]
     assert found[0].details["out_of_budget"] and "ran past its deadline of 0.05 s" in found[0].message
     assert [] == group_causes(found)
+
+
+class _DiesInNewGame(ReferenceEngine):
+    """Starts and shakes hands, then ends its own process in every new game."""
+
+    def new_game(self, setup: JSON) -> list[JSON]:
+        os._exit(3)
+
+
+def dies_in_new_game() -> _DiesInNewGame:
+    return _DiesInNewGame()
+
+
+def test_an_engine_that_kills_its_worker_while_timed_keeps_the_budgets_and_the_run_goes_on() -> None:
+    from oracle.suites.games import SETUP
+
+    impl = "tests.test_budgets:dies_in_new_game"
+    options = CheckOptions(timeout=CALL_SECONDS, players=(2,))
+    supervisor = Supervisor(impl, CALL_SECONDS, options)
+    try:
+        handshake = supervisor.start()
+        scale = supervisor.measure_scale()
+        [unit, *_] = SETUP.plan(PlanContext(impl, handshake, options))
+        found: list[CheckResult] = []
+
+        def keep(index: int, results: list[CheckResult]) -> bool:
+            found.extend(results)
+            return True
+
+        status = supervisor.run([unit], keep)
+    finally:
+        supervisor.close()
+    assert (1.0, ScaleSource.UNMEASURED) == (scale.factor, scale.source)
+    assert "the worker died timing the engine (exit code 3)" == scale.note
+    assert ("", [Outcome.ERROR]) == (status.stopped, [r.outcome for r in found])
 
 
 # ---------------------------------------------------------------------------------------------- shrinking

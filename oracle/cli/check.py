@@ -218,12 +218,10 @@ class Ran:
     """The factor of the run's fixed budgets (None until the engine has started)."""
 
 
-def budget_scale(request: CheckRequest, supervisor: Supervisor) -> BudgetScale:
-    """``--budget-scale`` when given, else the engine's speed against the reference as the first worker measured it
+def budget_scale(given: float | None, supervisor: Supervisor) -> BudgetScale:
+    """``--budget-scale`` when given, else the engine's speed against the reference as the first worker measures it
     (:mod:`oracle.engines.speed`): one factor, handed to every worker in the run's options."""
-    if request.budget_scale is not None:
-        return BudgetScale.given(request.budget_scale)
-    return supervisor.scale or BudgetScale.unmeasured("the first worker sent no measure")
+    return BudgetScale.given(given) if given is not None else supervisor.measure_scale()
 
 
 def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ran) -> RunStatus:
@@ -237,9 +235,9 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
 
             enable_protocol_validation()
         supervisor = Supervisor(request.impl, request.options.timeout, request.options, jobs=request.jobs,
-                                signals=signals, reap_descendants=True, measure_speed=request.budget_scale is None)
+                                signals=signals, reap_descendants=True)
         handshake = ran.handshake = start_engine(supervisor)
-        ran.scale = budget_scale(request, supervisor)
+        ran.scale = budget_scale(request.budget_scale, supervisor)
         options = dataclasses.replace(request.options, budget_scale=ran.scale.factor)
         supervisor.set_options(options)
         plan = plan_named(PlanContext(request.impl, handshake, options), request.to_plan)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import typer
 
 import oracle.cli.fuzz_options as opt
+from oracle.cli.check import budget_scale as check_scale
 from oracle.cli.check import start_engine
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult
@@ -259,7 +260,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
     supervisor = Supervisor(impl, config.timeout, CheckOptions(timeout=config.timeout,
                                                                start_timeout=config.start_timeout,
                                                                players=config.players), progress=bar,
-                            reap_descendants=True, measure_speed=budget_scale is None)
+                            reap_descendants=True)
     try:
         handshake = start_engine(supervisor)
         declared = [m for m in config.modes if m == "base" or getattr(handshake, m, False)]
@@ -270,8 +271,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
                    f"games {','.join(config.modes)}")
         started_at = datetime.now(UTC)
         started = time.perf_counter()
-        scale = BudgetScale.given(budget_scale) if budget_scale is not None \
-            else supervisor.scale or BudgetScale.unmeasured("the worker sent no measure")
+        scale = check_scale(budget_scale, supervisor)
         unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce(), scale=scale.factor)
         results: list[CheckResult] = []
 

@@ -39,6 +39,8 @@ IMPORT_SECONDS = 30.0
 (``--start-timeout``, for ``create`` and the handshake)."""
 RESTART_LIMIT = 3
 """Workers in a row that may fail to start before the run stops."""
+MEASURE_SECONDS = 10.0
+"""Seconds a worker may take to time the engine against the reference (the measure itself stops after 2 s)."""
 SILENCE_MARGIN = 2.0
 """Seconds past three per-call timeouts (or the start-up deadline, while an engine starts) that a unit may go
 without a new engine call before it counts as hung."""
@@ -90,21 +92,14 @@ class _Worker:
         self.last_sign = 0.0
         self.last_calls = 0
 
-    def hello(self, impl: str, timeout: float, options: CheckOptions, signals: StopSignals,
-              measure: bool = False) -> tuple[Handshake, BudgetScale | None]:
-        """Send the engine to load; its handshake and (with ``measure``) its budget scale, or EngineRefused / a
-        dead-worker error (Stopped, with the worker killed, when a signal comes first)."""
-        self.outbox.send(("hello", impl, timeout, options, measure))
+    def hello(self, impl: str, timeout: float, options: CheckOptions, signals: StopSignals) -> Handshake:
+        """Send the engine to load; its handshake, or EngineRefused / a dead-worker error (Stopped, with the
+        worker killed, when a signal comes first)."""
+        self.outbox.send(("hello", impl, timeout, options))
         allowed = IMPORT_SECONDS + options.start_timeout
-        deadline = time.monotonic() + allowed
-        while not self.inbox.poll(POLL):
-            if signals.received:
-                self.kill()
-                signals.check()
-            if time.monotonic() > deadline:
-                self.kill()
-                raise OSError(f"the worker did not answer within {allowed:g} s of starting (--start-timeout "
-                              f"{options.start_timeout:g} s for the engine){self.tail_note()}")
+        if not self.answered(allowed, signals):
+            raise OSError(f"the worker did not answer within {allowed:g} s of starting (--start-timeout "
+                          f"{options.start_timeout:g} s for the engine){self.tail_note()}")
         try:
             message = self.inbox.recv()
         except (EOFError, OSError):
@@ -114,8 +109,34 @@ class _Worker:
             self.kill()
             raise EngineRefused(message[1])
         handshake: Handshake = message[1]
-        scale: BudgetScale | None = message[2]
-        return handshake, scale
+        return handshake
+
+    def answered(self, allowed: float, signals: StopSignals) -> bool:
+        """Wait up to ``allowed`` seconds for the worker's next message: False (the worker killed) when none came;
+        Stopped, with the worker killed, when a signal comes first."""
+        deadline = time.monotonic() + allowed
+        while not self.inbox.poll(POLL):
+            if signals.received:
+                self.kill()
+                signals.check()
+            if time.monotonic() > deadline:
+                self.kill()
+                return False
+        return True
+
+    def measure(self, signals: StopSignals) -> BudgetScale:
+        """Have the worker time the engine against the reference (:mod:`oracle.engines.speed`); unmeasured (factor
+        1) when the worker dies or overruns doing it: the run goes on, and the engine's fault shows in its checks."""
+        self.outbox.send(("measure",))
+        if not self.answered(MEASURE_SECONDS, signals):
+            return BudgetScale.unmeasured(f"timing the engine took more than {MEASURE_SECONDS:g} s")
+        try:
+            message = self.inbox.recv()
+        except (EOFError, OSError):
+            self.kill()
+            return BudgetScale.unmeasured(f"the worker died timing the engine ({self.exit_text()})")
+        scale: BudgetScale = message[1]
+        return scale
 
     def assign(self, index: int, unit: AnyUnit) -> None:
         self.unit = (index, unit)
@@ -187,7 +208,7 @@ class Supervisor:
 
     def __init__(self, impl: str, timeout: float, options: CheckOptions, jobs: int = 1,
                  progress: Progress | None = None, signals: StopSignals | None = None,
-                 reap_descendants: bool = False, measure_speed: bool = False) -> None:
+                 reap_descendants: bool = False) -> None:
         self.impl = impl
         self.timeout = timeout
         self.options = options
@@ -203,25 +224,19 @@ class Supervisor:
         self.attachments: dict[int, object] = {}
         """What units handed back besides their results (the fuzz report), by unit index."""
         self._reaper = Reaper() if reap_descendants else None
-        self.measure_speed = measure_speed
-        """Whether the first worker times the engine against the reference (:mod:`oracle.engines.speed`)."""
-        self.scale: BudgetScale | None = None
-        """The budget scale the first worker measured (None until then, or when not asked)."""
 
     # ------------------------------------------------------------------ workers
 
     def _spawn(self) -> _Worker:
         self._spawned += 1
         worker = _Worker(self._folder, self._spawned)
-        first = self.handshake is None
         try:
-            handshake, scale = worker.hello(self.impl, self.timeout, self.options, self.signals,
-                                            measure=first and self.measure_speed)
+            handshake = worker.hello(self.impl, self.timeout, self.options, self.signals)
         except BaseException:
             worker.kill()
             raise
-        if first:
-            self.handshake, self.scale = handshake, scale
+        if self.handshake is None:
+            self.handshake = handshake
         return worker
 
     def start(self) -> Handshake:
@@ -231,9 +246,20 @@ class Supervisor:
         assert self.handshake is not None
         return self.handshake
 
+    def measure_scale(self) -> BudgetScale:
+        """The engine's budget scale, timed once by the first worker after :meth:`start` (a worker that dies doing
+        it is replaced when the run needs one)."""
+        worker = self._idle[-1]
+        scale = worker.measure(self.signals)
+        if worker.process.poll() is not None or worker.inbox.closed:
+            self._idle.remove(worker)
+            worker.kill()
+        return scale
+
     def set_options(self, options: CheckOptions) -> None:
         """The options every worker runs units with from now on (the run's, once its budget scale is known): sent
-        to the idle workers, and in the hello of every worker started later, so all use the same factor."""
+        to the idle workers before :meth:`run`, and in the hello of every worker started later, so all use the
+        same factor."""
         self.options = options
         for worker in self._idle:
             worker.outbox.send(("options", options))

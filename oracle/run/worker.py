@@ -5,11 +5,12 @@ stdout and stderr sent to a log file (so whatever the engine prints can be shown
 the working directory off ``sys.path`` (:func:`oracle.engines.harness.allow_from_working_directory`). Messages are
 pickled tuples over the two pipes:
 
-* supervisor -> worker: ``("hello", impl, timeout, options, measure)`` once, then ``("run", index, unit)``,
-  ``("options", options)`` (the run's options once its budget scale is known), ``("quit",)``;
-* worker -> supervisor: ``("ready", handshake, scale)`` (the engine's :class:`~oracle.engines.speed.BudgetScale`
-  when ``measure`` asked for it, else None) or ``("refused", message)``; then per unit any number of
-  ``("beat", index, progress)`` and one ``("done", index, results, attachment)``.
+* supervisor -> worker: ``("hello", impl, timeout, options)`` once, then ``("measure",)`` (time the engine
+  against the reference), ``("options", options)`` (the run's options once its budget scale is known),
+  ``("run", index, unit)``, ``("quit",)``;
+* worker -> supervisor: ``("ready", handshake)`` or ``("refused", message)``; ``("measured", scale)`` (a
+  :class:`~oracle.engines.speed.BudgetScale`); then per unit any number of ``("beat", index, progress)`` and one
+  ``("done", index, results, attachment)``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from oracle.core.faults import EngineFault, ImplError, describe_fault
 from oracle.core.portable import shown_traceback
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
-from oracle.engines.harness import Subject, on_engine_call
+from oracle.engines.harness import on_engine_call
 from oracle.engines.speed import BudgetScale, measure_scale
 from oracle.run.activity import ActivityWriter
 from oracle.suites.all import suite_named
@@ -63,12 +64,11 @@ def _send_results(out: Connection, index: int, unit: AnyUnit, results: list[Chec
 
 def serve(inbox: Connection, out: Connection) -> None:
     """Answer the hello, then run units until told to quit or the supervisor goes away."""
-    _, impl, timeout, options, measure = inbox.recv()
+    _, impl, timeout, options = inbox.recv()
     assert isinstance(options, CheckOptions)
     try:
         eut = EngineUnderTest.load(impl, timeout, options.start_timeout)
-        first = eut.fresh()
-        handshake = first.handshake
+        handshake = eut.fresh().handshake
     except ImplError as exc:
         _send(out, ("refused", str(exc)))
         return
@@ -78,9 +78,7 @@ def serve(inbox: Connection, out: Connection) -> None:
     except BaseException as exc:
         _send(out, ("refused", f"--impl {impl}: loading the engine raised {type(exc).__name__}: {exc}"))
         return
-    scale = _measured(first) if measure else None
-    del first  # a cmd: engine's process is not kept for the worker's lifetime
-    _send(out, ("ready", handshake, scale))
+    _send(out, ("ready", handshake))
     while True:
         try:
             message = inbox.recv()
@@ -90,6 +88,9 @@ def serve(inbox: Connection, out: Connection) -> None:
             return
         if message[0] == "options":
             options = message[1]
+            continue
+        if message[0] == "measure":
+            _send(out, ("measured", _measured(eut)))
             continue
         _, index, unit = message
 
@@ -108,10 +109,13 @@ def serve(inbox: Connection, out: Connection) -> None:
         _send_results(out, index, unit, results, context.attachment)
 
 
-def _measured(subject: Subject) -> BudgetScale:
-    """The engine's budget scale, or why it could not be measured (whatever the engine does, the run goes on)."""
+def _measured(eut: EngineUnderTest) -> BudgetScale:
+    """The budget scale of a fresh engine, or why it could not be measured (whatever the engine does, the run goes
+    on)."""
     try:
-        return measure_scale(subject)
+        return measure_scale(eut.fresh())
+    except EngineFault as fault:
+        return BudgetScale.unmeasured(f"starting the engine to time it failed: {describe_fault(fault)}")
     except Exception as exc:
         return BudgetScale.unmeasured(f"timing the engine raised {type(exc).__name__}: {exc}")
 
