@@ -68,7 +68,7 @@ def _hypothesis(mode: str, games: int = GAMES) -> Stats:
 
     invariants = tuple(n for n in ALL_NAMES if n != "INV-SNAPSHOT-STABLE")
     report = run_fuzz(create, "oracle.reference", FuzzConfig(games=games, seed=0, mode=mode, invariants=invariants,
-                                                              shrink_seconds=0.0))
+                                                              shrink_examples=0))
     return report.stats
 
 

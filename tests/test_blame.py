@@ -309,7 +309,7 @@ def test_an_action_listed_then_refused_in_random_play_is_blamed_on_the_rule_that
 
 
 def test_an_invariant_failure_carries_the_facts_of_its_first_divergence() -> None:
-    options = CheckOptions(players=(2,), fuzz=FuzzOptions(games=4, seconds=60.0, mode="lockstep", shrink_seconds=0.0))
+    options = CheckOptions(players=(2,), fuzz=FuzzOptions(games=4, seconds=60.0, mode="lockstep", shrink_examples=0))
     results = run_check(EngineUnderTest.load("vale_fixtures.superfluous_payment", timeout=CALL_SECONDS), options,
                         ["invariants"])
     failed = [facts_of(r) for r in results if not r.outcome.ok]

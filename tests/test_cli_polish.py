@@ -77,6 +77,17 @@ def test_fuzz_old_spellings_still_work_with_a_deprecation_note() -> None:
         (result.exit_code, [line.split(" (")[0] for line in result.stderr.splitlines()])
 
 
+def test_fuzz_shrink_time_still_works_as_a_count_with_a_deprecation_note() -> None:
+    result = runner.invoke(app, ["fuzz", "--games", "1", "--check", "invariants", "--game-modes", "base",
+                                 "--shrink-time", "0", "--report-json", "-"])
+    assert (0, True) == (result.exit_code,
+                         result.stderr.startswith("note: --shrink-time is deprecated, use --shrink-examples N"))
+    assert '"shrink_examples": 0' in result.stdout
+    both = runner.invoke(app, ["fuzz", "--games", "1", "--shrink-time", "3", "--shrink-examples", "9"])
+    assert (2, "error: --shrink-time is the old form of --shrink-examples: give only --shrink-examples\n") == \
+        (both.exit_code, both.stderr)
+
+
 def test_fuzz_old_and_new_spelling_together_is_bad_input() -> None:
     result = runner.invoke(app, ["fuzz", "--games", "1", "--mode", "invariants", "--check", "both"])
     assert (2, "error: --mode is the old spelling of --check: give only --check\n") == \
@@ -94,8 +105,10 @@ def _check_report(tmp_path: Path, jobs: str) -> list[tuple[str, str, str]]:
     report = tmp_path / f"jobs-{jobs}.json"
     # Every suite but z3 (whose rows are the slowest units and add nothing the others do not: units of unequal
     # length finishing out of order), with one random game per player count: still over 400 units.
+    # --budget-scale 1: the two runs compare outcomes, so neither measures its own budget scale.
     subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report),
-                    "--suite", "setup,random-play,roundtrip,scenarios,invariants", "--games", "1"],
+                    "--suite", "setup,random-play,roundtrip,scenarios,invariants", "--games", "1",
+                    "--budget-scale", "1"],
                    check=True, capture_output=True)
     results = json.loads(report.read_text(encoding="utf-8"))["results"]
     return [(r["suite"], r["id"], r["outcome"]) for r in results]

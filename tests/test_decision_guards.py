@@ -21,7 +21,7 @@ from vale_invariants.guards import GuardProbe, applicable, guard_probes
 def _fuzz(engine: type[ReferenceEngine], mode: str = "invariants", games: int = 20) -> Any:
     invariants = (GUARDS,) if mode == "invariants" else ALL_NAMES
     return run_fuzz(engine, "tests.guards", FuzzConfig(games=games, seed=0, mode=mode, invariants=invariants,
-                                                       shrink_seconds=0, max_failures=1))
+                                                       shrink_examples=0, max_failures=1))
 
 
 # ---------------------------------------------------------------------------------------------- coverage

@@ -129,13 +129,13 @@ def test_z3_rows_reaching_an_undrivable_decision_are_unsupported_with_the_reason
 
 
 def test_games_counts_games_per_declared_game_mode() -> None:
-    report = run_fuzz(ReferenceEngine, "oracle.reference", FuzzConfig(games=2, seed=3, shrink_seconds=0))
+    report = run_fuzz(ReferenceEngine, "oracle.reference", FuzzConfig(games=2, seed=3, shrink_examples=0))
     assert {"base": 2, "expansion": 2, "artifacts": 2} == dict(report.stats.games_by_mode)
     assert 6 == report.stats.games == report.planned_games
     assert "6 games (base 2, expansion 2, artifacts 2)" in report.summary()
 
 
 def test_games_per_mode_follows_the_game_modes_kept() -> None:
-    config = FuzzConfig(games=3, seed=3, shrink_seconds=0, modes=("base", "artifacts"))
+    config = FuzzConfig(games=3, seed=3, shrink_examples=0, modes=("base", "artifacts"))
     report = run_fuzz(ReferenceEngine, "oracle.reference", config)
     assert {"base": 3, "artifacts": 3} == dict(report.stats.games_by_mode)

@@ -50,7 +50,7 @@ def test_the_same_engine_undeclared_is_caught_at_set_up(tmp_path: Path) -> None:
 def test_lock_step_needs_the_adopted_reshuffles() -> None:
     # 5 games per mode: without the adopted reshuffles the second game already diverges (measured), so the
     # passing run covers games where the adoption is needed
-    config = FuzzConfig(games=5, seed=3, shrink_seconds=0, mode="lockstep")
+    config = FuzzConfig(games=5, seed=3, shrink_examples=0, mode="lockstep")
     assert [] == run_fuzz(fixture.create, DECLARED, config).failures
     with mock.patch.object(game_lockstep, "adopt_reshuffles", lambda reference, after: None):
         assert run_fuzz(fixture.create, DECLARED, config).failures

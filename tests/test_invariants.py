@@ -113,7 +113,7 @@ def _cases() -> list[Any]:
 
 
 def _fuzz(factory: Any, impl: str, **kw: Any) -> FuzzReport:
-    options: JSON = {"games": 4, "seed": 0, "max_failures": 1, "shrink_seconds": 0.0, "invariants": CHECKED}
+    options: JSON = {"games": 4, "seed": 0, "max_failures": 1, "shrink_examples": 0, "invariants": CHECKED}
     options.update(kw)
     return run_fuzz(factory, impl, FuzzConfig(**options))
 
@@ -139,7 +139,7 @@ def test_fixture_engine_is_caught_with_its_rule(name: str, mode: str, tmp_path: 
     modes = ("lockstep", "invariants") if mode == "any" else (mode,)
     report = None
     for tried in modes:
-        report = _fuzz(module.create, impl, games=FIXTURE_GAMES, seed=seed, mode=tried, shrink_seconds=0.0,
+        report = _fuzz(module.create, impl, games=FIXTURE_GAMES, seed=seed, mode=tried, shrink_examples=0,
                        save_failures=tmp_path)
         if report.failures:
             break
@@ -278,7 +278,7 @@ def test_invariant_catches_a_broken_engine(engine: type[ReferenceEngine], invari
 
 def test_a_failure_is_shrunk_to_a_short_trace() -> None:
     report = _fuzz(_DuplicateOnSell, "dup", games=6, mode="invariants", invariants=("INV-CONSERVATION",),
-                   shrink_seconds=5.0)
+                   shrink_examples=300)
     failure = report.failures[0]
     assert failure.shrunk
     assert failure.trace.actions[-1]["type"] == "sell"
@@ -388,7 +388,7 @@ def test_no_invariant_passes_over_games_that_end_before_their_first_decision() -
     from vale_fixtures import ends_at_step_zero
 
     report = run_fuzz(ends_at_step_zero.exporting, "vale_fixtures.ends_at_step_zero:exporting",
-                      FuzzConfig(games=2, seed=0, mode="invariants", shrink_seconds=0.0, modes=("base",)))
+                      FuzzConfig(games=2, seed=0, mode="invariants", shrink_examples=0, modes=("base",)))
     results = {r.id: r for r in report.results()}
     assert Outcome.PASS not in {r.outcome for r in results.values()}
     unsupported = {i for i, r in results.items() if r.outcome is Outcome.UNSUPPORTED}
@@ -460,7 +460,7 @@ def _cli(*args: str) -> Any:
 
 
 def test_cli_fuzzes_and_exits_zero_on_the_reference(tmp_path: Path) -> None:
-    result = _cli("--games", "2", "--players", "2", "--seed", "3", "--shrink-time", "0",
+    result = _cli("--games", "2", "--players", "2", "--seed", "3", "--shrink-examples", "0",
                   "--report-json", str(tmp_path / "r.json"), *_cli_invariants())
     assert result.exit_code == 0, result.output
     assert "PASSED: 6 games (base 2, expansion 2, artifacts 2)" in result.output
@@ -474,7 +474,7 @@ def _cli_invariants() -> list[str]:
 
 def test_cli_saves_a_failure_and_exits_one(tmp_path: Path) -> None:
     result = _cli("--impl", "vale_fixtures.no_holding_limit", "--games", "3", "--mode", "lockstep",
-                  "--shrink-time", "0", "--save-failures", str(tmp_path), "--junit-xml", str(tmp_path / "j.xml"))
+                  "--shrink-examples", "0", "--save-failures", str(tmp_path), "--junit-xml", str(tmp_path / "j.xml"))
     assert result.exit_code == 1, result.output
     assert "LOCKSTEP (LIMIT-1" in result.output
     saved = list(tmp_path.glob("*.toml"))
@@ -508,7 +508,7 @@ def test_check_runs_the_invariants_suite() -> None:
 
 
 _PLAY = ("from vale_invariants.fuzz import FuzzConfig, run_fuzz; from oracle.reference import create; "
-         "r = run_fuzz(create, 'oracle.reference', FuzzConfig(games=3, seed=5, mode='lockstep', shrink_seconds=0)); "
+         "r = run_fuzz(create, 'oracle.reference', FuzzConfig(games=3, seed=5, mode='lockstep', shrink_examples=0)); "
          "print(r.stats.games, r.stats.decisions)")
 
 

@@ -15,6 +15,7 @@ from oracle.core.protocol import CAPABILITIES
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.reference import ReferenceEngine
+from oracle.reports.causes import group_causes
 from oracle.scenarios.loader import default_dir, load_dir, parse_text
 from oracle.scenarios.model import Scenario
 from oracle.scenarios.runner import run_scenario
@@ -231,12 +232,13 @@ def test_an_engine_call_past_the_timeout_is_a_timeout() -> None:
     assert "no answer within 1 s" in result.message
 
 
-def test_a_scenario_past_its_budget_is_a_timeout() -> None:
+def test_a_scenario_past_its_budget_is_incomplete_and_no_cause() -> None:
     Sleeps.woke = 0
     result = run(SUMMON_OK, Sleeps, timeout=5.0, budget=1.0)
-    expected = (Outcome.TIMEOUT, 0)
-    assert expected == (result.outcome, Sleeps.woke)
+    expected = (Outcome.INCOMPLETE, 0, True)
+    assert expected == (result.outcome, Sleeps.woke, result.details.get("out_of_budget"))
     assert "budget of 1 s" in result.message
+    assert [] == group_causes([result])
 
 
 def test_an_engine_without_load_is_unsupported() -> None:

@@ -96,10 +96,12 @@ def test_the_wheel_carries_the_scenarios_and_only_namespaced_packages(wheel: Pat
 
 
 def _check(command: list[str], cwd: Path, out: Path, args: tuple[str, ...]) -> tuple[int, str, dict[str, str]]:
-    """``oracle check ARGS`` with every report written to ``out``: its exit code, console and reports' text."""
+    """``oracle check ARGS`` with every report written to ``out``: its exit code, console and reports' text; with
+    ``--budget-scale 1``, since the runs' outcomes and reports are compared (a measured scale is the machine's)."""
     out.mkdir(parents=True, exist_ok=True)
     files = {"json": out / "r.json", "junit": out / "j.xml", "markdown": out / "m.md"}
-    done = _run([*command, "check", *args, "--report-json", str(files["json"]), "--junit-xml", str(files["junit"]),
+    done = _run([*command, "check", *args, "--budget-scale", "1", "--report-json", str(files["json"]),
+                 "--junit-xml", str(files["junit"]),
                  "--markdown", str(files["markdown"])], cwd=cwd)
     console = "".join(line for line in (done.stdout + done.stderr).splitlines(keepends=True)
                       if not line.startswith("wrote "))

@@ -29,7 +29,8 @@ def _hostile_folder(folder: Path) -> Path:
 
 
 def _check(folder: Path, impl: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-P", "-m", "oracle.cli.app", "check", "--impl", impl, "--suite", "setup", "--jobs", "1"]
+    command = [sys.executable, "-P", "-m", "oracle.cli.app", "check", "--impl", impl, "--suite", "setup", "--jobs", "1",
+               "--budget-scale", "1"]
     return subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300, check=False)
 
 

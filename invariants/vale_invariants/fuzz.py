@@ -7,9 +7,10 @@ How the search is made deterministic and bounded:
   health checks, so the same options give the same games and the same shrunk trace;
 * every choice is one integer draw (see :mod:`vale_invariants.game`), inside one ``st.composite`` strategy
   (``data.draw`` pretty-prints every value and is about twice as slow);
-* shrinking is bounded in time (``shrink_seconds``; Hypothesis has no public budget of shrink calls,
-  so its internal time limit is lowered): which games fail, and the invariant and rule of each failure,
-  never depend on time; how far a trace is shrunk may, on a slower machine;
+* shrinking is bounded by a count, never by time (``shrink_examples``: the games replayed while shrinking one
+  failure; Hypothesis has no public budget of shrink calls, so the games are counted here and the smallest
+  failure seen is kept when the count runs out, and its own time limit is lifted): which games fail, the
+  invariant and rule of each failure, and how far its trace is shrunk never depend on the machine or its load;
 * while shrinking, only the failing invariant (or lock-step comparison) is checked, so attempts are
   cheap and the shrinker cannot wander to another bug; the choices drawn are the same either way.
 
@@ -64,7 +65,9 @@ class FuzzConfig:
     players: tuple[int, ...] = (2, 3, 4)
     mode: str = "both"
     invariants: tuple[str, ...] = ALL_NAMES
-    shrink_seconds: float = 20.0
+    shrink_examples: int = 300
+    """Games replayed to shrink each failure (0: report it as found); a count, so the shrunk failure is the same
+    on any machine under any load."""
     max_failures: int = 3
     batch: int = 25
     timeout: float = 5.0
@@ -194,8 +197,10 @@ class FuzzReport:
         reproduce = self.reproduce()
         if failure.scenario:
             reproduce += f"; saved scenario: {failure.scenario}"
+        elif failure.trace_file:
+            reproduce += f"; saved trace: {failure.trace_file} (no scenario: {failure.scenario_note})"
         message = f"{failure.message} [{failure.mode} mode; trace: {failure.trace.summary()}"
-        message += ", shrunk]" if failure.shrunk else "]"
+        message += f", shrunk over {failure.shrink_games} games]" if failure.shrunk else "]"
         if failure.divergence is not None and failure.mode != "lockstep":
             message += f"; against the reference: {failure.divergence.describe()}"
         cards = tuple(sorted({str(a["card"]) for a in failure.trace.actions[-1:] if isinstance(a.get("card"), str)}))
@@ -262,15 +267,20 @@ class _Abort(BaseException):
         self.failure = failure
 
 
+NO_SHRINK_TIME_LIMIT = 10**9
+"""Hypothesis's own shrinking time limit while the count of :attr:`FuzzConfig.shrink_examples` bounds it."""
+
+
 @contextmanager
-def _shrink_time(seconds: float) -> Iterator[None]:
-    """Bound Hypothesis's shrinking by time (it has no public call budget); the default is 300 s."""
+def _no_shrink_time_limit() -> Iterator[None]:
+    """Lift Hypothesis's shrinking time limit (300 s), so only the count of games bounds shrinking and the shrunk
+    failure never depends on the machine's load."""
     from hypothesis.internal.conjecture import engine
 
     if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
         yield
         return
-    with mock.patch.object(engine, "MAX_SHRINKING_SECONDS", seconds):
+    with mock.patch.object(engine, "MAX_SHRINKING_SECONDS", NO_SHRINK_TIME_LIMIT):
         yield
 
 
@@ -298,8 +308,28 @@ class _Hunt:
     settings: GameSettings
     stats: Stats
     progress: Progress | None
+    shrink_examples: int = 0
     first: Failure | None = None
     focus: GameSettings | None = None
+    best: Failure | None = None
+    """The smallest failure seen while shrinking (fewest choices, then the smallest ones)."""
+    replayed: int = 0
+    """Games replayed while shrinking."""
+
+    def shrinking(self, failure: Failure | None) -> None:
+        """Count one game replayed while shrinking; keep ``failure`` if it is the smallest yet; end the run with
+        the smallest failure once :attr:`shrink_examples` games have been replayed."""
+        self.replayed += 1
+        if failure is not None and (self.best is None or _size(failure) < _size(self.best)):
+            self.best = failure
+        if self.replayed >= self.shrink_examples and self.best is not None:
+            self.best.shrunk = True
+            raise _Abort(self.best)
+
+
+def _size(failure: Failure) -> tuple[int, list[int]]:
+    """How big a failing game is, for shrinking: how many choices it drew, then the choices themselves."""
+    return len(failure.trace.choices), failure.trace.choices
 
 
 def _focus(settings: GameSettings, failure: Failure) -> GameSettings:
@@ -311,15 +341,15 @@ def _focus(settings: GameSettings, failure: Failure) -> GameSettings:
     return dataclasses.replace(settings, active=frozenset({failure.invariant}), lockstep=False)
 
 
-def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, stats: Stats,
+def _hunt(settings: GameSettings, seed: int, games: int, shrink_examples: int, stats: Stats,
           progress: Progress | None) -> Failure | None:
-    """One Hypothesis run of up to ``games`` games; the shrunk first failure, if any."""
+    """One Hypothesis run of up to ``games`` games; the first failure, if any, shrunk by replaying at most
+    ``shrink_examples`` games."""
     import hypothesis
     from hypothesis import HealthCheck, Phase, Verbosity, given
     from hypothesis import strategies as st
-    from hypothesis.errors import Flaky
 
-    hunt = _Hunt(settings, stats, progress)
+    hunt = _Hunt(settings, stats, progress, shrink_examples)
 
     @st.composite
     def played(draw: Callable[[st.SearchStrategy[int]], int]) -> Failure | None:
@@ -337,12 +367,14 @@ def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, 
                 hunt.progress(hunt.stats)
         if failure is not None and failure.outcome is Outcome.TIMEOUT:
             raise _Abort(failure)
+        if not generating and hunt.shrink_examples > 0:
+            hunt.shrinking(failure)
         return failure
 
     @hypothesis.settings(
         max_examples=max(1, games), database=None, deadline=None, derandomize=False,
         suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
-        phases=(Phase.generate, Phase.shrink) if shrink_seconds > 0 else (Phase.generate,),
+        phases=(Phase.generate, Phase.shrink) if shrink_examples > 0 else (Phase.generate,),
         verbosity=Verbosity.quiet, print_blob=False,
     )
     @hypothesis.seed(seed)
@@ -354,13 +386,23 @@ def _hunt(settings: GameSettings, seed: int, games: int, shrink_seconds: float, 
                 hunt.focus = _focus(hunt.settings, found)
             raise Violation(found)
 
+    found = _found(game, hunt, shrink_examples > 0)
+    if found is not None:
+        found.shrink_games = hunt.replayed
+    return found
+
+
+def _found(game: Callable[[], None], hunt: _Hunt, shrinking: bool) -> Failure | None:
+    """Run the Hypothesis test ``game``: the failure it ends with, shrunk when ``shrinking``, or None."""
+    from hypothesis.errors import Flaky
+
     try:
-        with _shrink_time(shrink_seconds), _no_local_constants():
+        with _no_shrink_time_limit(), _no_local_constants():
             game()
     except _Abort as abort:
         return abort.failure
     except Violation as violation:
-        violation.failure.shrunk = shrink_seconds > 0
+        violation.failure.shrunk = shrinking
         return violation.failure
     except Flaky:
         if hunt.first is not None:
@@ -471,7 +513,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
             report.stopped = _stopped("with nothing left to check (every check failed or is unsupported)", report)
             break
         before = report.stats.games
-        failure = _hunt(settings, config.seed * 1009 + batch_index, size, config.shrink_seconds, report.stats,
+        failure = _hunt(settings, config.seed * 1009 + batch_index, size, config.shrink_examples, report.stats,
                         progress)
         batch_index += 1
         if failure is not None:
@@ -507,7 +549,7 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
             disabled: set[str]) -> bool:
     """Compare a failure with the reference, save it, add it to the report and switch off what failed; whether a
     set-up deviation is now known (it is reported once, then lock-step goes on from the engine's state)."""
-    from vale_invariants.scenario import write_scenario
+    from vale_invariants.scenario import save_counterexample
 
     config = report.config
     if failure.divergence is None and failure.outcome not in (Outcome.ERROR, Outcome.TIMEOUT) \
@@ -516,9 +558,9 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
     if failure.outcome is not Outcome.TIMEOUT:
         failure.cause = _blame(failure, factory, impl, config)
     if config.save_failures is not None:
-        path, why_not = write_scenario(config.save_failures, failure, impl, factory, config.timeout)
-        failure.scenario = str(path) if path is not None else ""
-        failure.scenario_note = why_not
+        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout)
+        failure.scenario, failure.trace_file = ("", str(saved.path)) if not saved.scenario else (str(saved.path), "")
+        failure.scenario_note = saved.why_not
     report.failures.append(failure)
     divergence = failure.divergence
     if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 and not setup_known:
@@ -569,7 +611,7 @@ def _blame(failure: Failure, factory: Callable[[], Any], impl: str, config: Fuzz
     start = ReplayTrace(tuple(steps), snapshot=trace.start) if trace.start is not None \
         else ReplayTrace(tuple(steps), setup=trace.setup)
     facts = first_divergence(lambda: Subject(factory, impl, config.timeout, config.start_timeout), start,
-                             max(config.shrink_seconds, MIN_REPLAY_SECONDS))
+                             MIN_REPLAY_SECONDS)
     return facts.to_json() if facts is not None else None
 
 

@@ -127,8 +127,9 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             self._arm("apply")
             if step >= settings.max_steps:
                 if self.on("INV-PROGRESS"):
-                    self._raise(Finding("INV-PROGRESS", "END-1", f"no end after {step} decisions",
-                                        "game over by round 10", f"still going at round {_round(snapshot)}"), step)
+                    raise self.stall(Finding("INV-PROGRESS", "", f"no end after {step} decisions",
+                                             "game over by round 10", f"still going at round {_round(snapshot)}"),
+                                     snapshot, pending, step)
                 self.stats.truncated += 1
                 return
             try:
@@ -196,7 +197,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             slot = _probe_category(seed % PROBE_SLOTS)
             return action, [action], slot, seed
         legal = self.subject.legal_actions()
-        self._check_listed(pending, legal, step)
+        self._check_listed(pending, legal, step, snapshot)
         if self.reference is not None:
             self._compare_legal(pending, legal, step)
         n = len(legal)

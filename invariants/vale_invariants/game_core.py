@@ -9,6 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from oracle.core.causes import CAUSE_KEY, stalled
 from oracle.core.faults import DeclaredButUnsupported, EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
@@ -100,6 +101,14 @@ class RunnerCore:
             raise StopGame() from None
         self.reference_snapshot = self.reference.export()
         self.resync_point = (len(self.trace.actions), snapshot)
+
+    def stall(self, finding: Finding, snapshot: JSON | None, pending: JSON | None, step: int) -> Violation:
+        """A game that makes no progress (``finding`` names no rule): its cause is the stall itself, the phase, the
+        decision and who holds it (:func:`oracle.core.causes.stalled`), never END-1."""
+        violation = self.fail(finding, step)
+        phase = str(snapshot.get("phase", "")) if snapshot is not None else ""
+        violation.failure.fault_details = {CAUSE_KEY: stalled(phase, pending, finding.message).to_json()}
+        return violation
 
     def fault(self, invariant: str, fault: EngineFault, step: int, what: str = "") -> Violation:
         outcome = {"timeout": Outcome.TIMEOUT}.get(fault.kind, Outcome.ERROR)

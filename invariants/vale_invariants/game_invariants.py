@@ -21,14 +21,16 @@ from vale_invariants.trace import Divergence, compact
 class InvariantChecks(RunnerCore):
     """Checks of the engine under test alone, each counted under its invariant's name when it is active."""
 
-    def _check_listed(self, pending: JSON, legal: list[JSON], step: int) -> None:
+    def _check_listed(self, pending: JSON, legal: list[JSON], step: int, snapshot: JSON | None = None) -> None:
+        """INV-LEGAL-APPLIES: every listed action answers the pending decision for its player; a decision with no
+        legal answer stalls the game (a cause of its own, no rule)."""
         if not self.on("INV-LEGAL-APPLIES"):
             if not legal:
                 raise StopGame()
             return
         if not legal:
-            self._raise(Finding("INV-LEGAL-APPLIES", "DEC-2", f"no legal action is listed for the pending "
-                                f"decision {pending}", "at least one legal action", "none"), step)
+            raise self.stall(Finding("INV-LEGAL-APPLIES", "", f"no legal action is listed for the pending decision "
+                                     f"{pending}", "at least one legal action", "none"), snapshot, pending, step)
         try:
             answers = ANSWERS[DecisionKind(pending.get("kind"))]
         except ValueError:

@@ -10,21 +10,25 @@ where the engine and the reference first diverge carries the reference's expecta
   ``reject = {code, rule}`` from the reference;
 * an accepted illegal action: ``do`` it with the reference's ``reject``;
 * a rejected legal action: ``do`` it (the engine must accept it).
+
+Every counterexample is saved (:func:`save_counterexample`): as such a scenario when it loads and shows the
+difference, else as its raw trace (``.trace.json``) with the reason no scenario could be kept. Both are named
+after the cause and its rule (``DEC-2-accepts-end_turn-1a2b3c4d``), never after the ``--impl`` string.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from oracle.core.json_types import JSON
 from oracle.core.protocol import answer_is_ordered
 from oracle.core.rules import rules as rules_catalogue
-from oracle.scenarios.writer import toml_text
+from oracle.scenarios.writer import scenario_id, toml_text
 from vale_invariants.lockstep import DECISION_FIELDS, ORDERED
 from vale_invariants.trace import Divergence, Failure
 
@@ -172,19 +176,13 @@ def build_scenario(failure: Failure, impl: str) -> JSON | None:
     else:
         steps = [{"do": _action(a)} for a in actions[: local]]
     steps.extend(final)
-    known = rules_catalogue()
-    own = [r for r in failure.rules if r in known][:1]
-    named = [r for r in divergence.rules if r in known][:1]
-    rules = (named or own) if failure.mode == "lockstep" else (own or named)
-    rule = rules[0] if rules else "DEC-2"
+    rule = pinned_rule(failure) or "DEC-2"
     pinned = [failure.trace.setup, steps]
     if divergence.given is not None:
         pinned.insert(1, divergence.given)
-    digest = hashlib.sha1(json.dumps(pinned, sort_keys=True, default=str).encode()).hexdigest()[:8]
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", impl.split(":")[0].split(".")[-1]).strip("-") or "engine"
     title = f"Fuzzed ({failure.invariant}): {divergence.describe()}"
     return {
-        "id": f"fuzz-{slug}-{rule}-{digest}",
+        "id": f"{counterexample_name(failure)}-{_digest(pinned)}",
         "title": title[:200],
         "rules": [rule],
         "source": f"oracle fuzz --impl {impl}: shrunk {failure.mode} failure of {failure.invariant} "
@@ -193,6 +191,73 @@ def build_scenario(failure: Failure, impl: str) -> JSON | None:
         else _given(failure.trace.setup) if failure.trace.start is None else _given_position(failure.trace.start),
         "steps": steps,
     }
+
+
+# ---------------------------------------------------------------------------------------------- naming and saving
+
+_ENGINE_DOES = {"rejected": "accepts", "probe": "accepts", "accepted": "rejects", "state": "differs",
+                "decision": "differs"}
+"""What the engine does, by the kind of divergence (a legal-action difference: ``accepts`` when it lists an illegal
+action, else ``rejects``), as the causes' verdicts say it (docs/reports.md, Causes)."""
+
+
+def pinned_rule(failure: Failure) -> str:
+    """The rule a counterexample is filed under: the reference's rule at the divergence in lock-step mode, the
+    invariant's rule otherwise ('' when neither names a rule of the catalogue)."""
+    known = rules_catalogue()
+    own = [r for r in failure.rules if r in known][:1]
+    named = [r for r in failure.divergence.rules if r in known][:1] if failure.divergence is not None else []
+    rules = (named or own) if failure.mode == "lockstep" else (own or named)
+    return rules[0] if rules else ""
+
+
+def counterexample_name(failure: Failure) -> str:
+    """``DEC-2-accepts-end_turn``: the rule, what the engine does against the reference and the type of the action
+    it does it on; without a divergence, the rule and the invariant (``LIMIT-1-INV-LIMIT``). Never the ``--impl``
+    string."""
+    rule = pinned_rule(failure) or "no-rule"
+    divergence = failure.divergence
+    if divergence is None:
+        return scenario_id(f"{rule}-{failure.invariant}")
+    listed = divergence.extra or divergence.missing
+    acted = divergence.action if divergence.action is not None else listed[0] if listed else None
+    verdict = _ENGINE_DOES.get(divergence.kind, "accepts" if divergence.extra else "rejects")
+    action = str(acted.get("type")) if acted is not None else "new_game"
+    return scenario_id(f"{rule}-{verdict}-{action}")
+
+
+def _digest(pinned: object) -> str:
+    return hashlib.sha1(json.dumps(pinned, sort_keys=True, default=str).encode()).hexdigest()[:8]
+
+
+@dataclass(frozen=True)
+class Saved:
+    """Where a counterexample was saved: a scenario, or else its raw trace and why no scenario was kept."""
+
+    path: Path
+    scenario: bool
+    why_not: str = ""
+
+
+def save_counterexample(directory: Path, failure: Failure, impl: str, factory: Callable[[], Any] | None = None,
+                        timeout: float = 5.0) -> Saved:
+    """Save ``failure`` into ``directory``: as a scenario when one loads and shows it (:func:`write_scenario`), else
+    as its raw trace with the reason (:func:`write_trace`)."""
+    path, why_not = write_scenario(directory, failure, impl, factory, timeout)
+    if path is not None:
+        return Saved(path, True)
+    return Saved(write_trace(directory, failure, impl, why_not), False, why_not)
+
+
+def write_trace(directory: Path, failure: Failure, impl: str, why_not: str) -> Path:
+    """``<rule>-<verdict>-<action>-<hash>.trace.json``: the failure as JSON (its trace: the set-up, the choices and
+    the actions, and its divergence) with the reason it is not a scenario; ``oracle fuzz`` replays its choices."""
+    doc = {"format": "vale-oracle/fuzz-trace/1", "why_not_a_scenario": why_not, "impl": impl,
+           "failure": failure.to_json()}
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{counterexample_name(failure)}-{_digest(failure.trace.to_json())}.trace.json"
+    path.write_text(json.dumps(doc, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+    return path
 
 
 def write_scenario(directory: Path, failure: Failure, impl: str, factory: Callable[[], Any] | None = None,

@@ -123,10 +123,15 @@ class Failure:
     outcome: Outcome = Outcome.FAIL
     divergence: Divergence | None = None
     shrunk: bool = False
+    shrink_games: int = 0
+    """Games replayed while shrinking (at most the run's ``shrink_examples``)."""
     scenario: str = ""
     scenario_note: str = ""
+    trace_file: str = ""
+    """Where the raw trace was saved when no scenario could be kept (``scenario_note`` says why)."""
     fault_details: dict[str, Any] = _field(default_factory=dict)
-    """What the engine fault that ended the game adds to the result's details (a capability it contradicted)."""
+    """What the failure adds to the result's details: a capability the engine fault that ended the game contradicted,
+    or the cause of a game that stalls."""
     cause: JSON | None = None
     """The facts of the trace's first divergence from the reference (``oracle.core.causes.CauseFacts`` as JSON),
     when the replay found one (issue 24)."""
@@ -142,8 +147,9 @@ class Failure:
         return {
             "invariant": self.invariant, "mode": self.mode, "rules": list(self.rules), "message": self.message,
             "step": self.step, "expected": self.expected, "actual": self.actual, "outcome": self.outcome.value,
-            "trace": self.trace.to_json(), "shrunk": self.shrunk, "scenario": self.scenario,
-            "scenario_note": self.scenario_note,
+            "trace": self.trace.to_json(), "shrunk": self.shrunk, "shrink_games": self.shrink_games,
+            "scenario": self.scenario,
+            "scenario_note": self.scenario_note, "trace_file": self.trace_file,
             "divergence": None if self.divergence is None else self.divergence.to_json(),
         }
 

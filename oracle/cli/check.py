@@ -10,6 +10,7 @@ and a report that cannot be written at the end is reported after the summary.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.speed import BudgetScale
 from oracle.reports.common import RunInfo, exit_code, failed_results, failing, summary_line, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.expectations import ExpectedFailure, apply_expectations
@@ -148,6 +150,8 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         counted.append(f"{len(undrivable)} undrivable decision{'s' if len(undrivable) != 1 else ''}")
     if counted:
         echo(", ".join(counted))
+    if run.budget_scale is not None:
+        echo(run.budget_scale.text())
     echo(f"{head} in {run.duration:.1f} s")
     if run.stopped:
         echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")
@@ -167,6 +171,7 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     fail_on_unsupported: opt.FailOnUnsupported = False, allow_empty: opt.AllowEmpty = False, jobs: opt.Jobs = None,
     save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
     validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,
+    budget_scale: opt.BudgetScaleOption = None,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
@@ -208,6 +213,14 @@ class Ran:
     handshake: Handshake | None = None
     units: list[AnyUnit] = field(default_factory=list)
     suites: list[str] = field(default_factory=list)
+    scale: BudgetScale | None = None
+    """The factor of the run's fixed budgets (None until the engine has started)."""
+
+
+def budget_scale(given: float | None, supervisor: Supervisor) -> BudgetScale:
+    """``--budget-scale`` when given, else the engine's speed against the reference as the first worker measures it
+    (:mod:`oracle.engines.speed`): one factor, handed to every worker in the run's options."""
+    return BudgetScale.given(given) if given is not None else supervisor.measure_scale()
 
 
 def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ran) -> RunStatus:
@@ -223,8 +236,11 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
         supervisor = Supervisor(request.impl, request.options.timeout, request.options, jobs=request.jobs,
                                 signals=signals, reap_descendants=True)
         handshake = ran.handshake = start_engine(supervisor)
-        plan = plan_named(PlanContext(request.impl, handshake, request.options), request.to_plan)
-        planned = plan.narrowed(request.chosen, request.options)
+        ran.scale = budget_scale(request.budget_scale, supervisor)
+        options = dataclasses.replace(request.options, budget_scale=ran.scale.factor)
+        supervisor.set_options(options)
+        plan = plan_named(PlanContext(request.impl, handshake, options), request.to_plan)
+        planned = plan.narrowed(request.chosen, options)
         request.refuse_empty(planned)
         expected = request.expected_failures(plan)
         ran.units = [unit for name in request.chosen for unit in planned[name]]
@@ -254,7 +270,8 @@ def report_run(request: CheckRequest, ran: Ran, status: RunStatus, clock: Clock,
     run = RunInfo(engine=engine, engine_version=version, impl=request.impl, suites=tuple(ran.suites),
                   started=clock.started_at, duration=clock.seconds(), options=request.report_options(),
                   stopped=f"stopped by {signal_name}" if signal_name else status.stopped, signal=signal_name,
-                  not_run=not_run, fail_on_unsupported=request.fail_on_unsupported, allow_empty=request.allow_empty)
+                  not_run=not_run, fail_on_unsupported=request.fail_on_unsupported, allow_empty=request.allow_empty,
+                  budget_scale=ran.scale)
     print_summary(results, run, echo)
     problems = write_reports(request.reports, results, run, echo)
     for problem in problems:

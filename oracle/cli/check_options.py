@@ -36,13 +36,17 @@ MarkdownAppend = Annotated[Path | None, typer.Option(metavar="FILE",
 Scenarios = Annotated[Path | None, typer.Option(metavar="DIR",
     help="scenarios directory (default: the bundled suite)")]
 ScenarioTimeout = Annotated[float, typer.Option(metavar="SECONDS",
-    help="wall-clock seconds allowed for each scenario")]
+    help="wall-clock seconds allowed for each scenario (times the budget scale); one cut short is incomplete")]
 Z3Budget = Annotated[float, typer.Option(metavar="SECONDS",
-    help="wall-clock seconds allowed for each Z3 row")]
+    help="wall-clock seconds allowed for each Z3 row (times the budget scale); a row cut short is incomplete")]
 FuzzBudget = Annotated[float, typer.Option(metavar="SECONDS",
-    help="wall-clock seconds for the invariants suite's fuzz run; checks it cuts short are incomplete")]
+    help="wall-clock seconds for the invariants suite's fuzz run (times the budget scale); checks it cuts short "
+    "are incomplete")]
 UnitTimeout = Annotated[float, typer.Option(metavar="SECONDS",
-    help="wall-clock seconds allowed for each whole game (random-play, roundtrip)")]
+    help="wall-clock seconds allowed for each whole game (random-play, roundtrip; times the budget scale)")]
+BudgetScaleOption = Annotated[float | None, typer.Option("--budget-scale", metavar="FACTOR",
+    help="multiply every fixed budget above by FACTOR (1 or more) instead of measuring the engine's speed against "
+    "the reference at the start; the factor a run used is in its summary and reports, and reproduces it")]
 TimeBudget = Annotated[float | None, typer.Option(metavar="SECONDS",
     help="stop the whole run after this many seconds, with a partial report marked incomplete")]
 MaxFailures = Annotated[int | None, typer.Option(metavar="N",

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING
 import typer
 
 import oracle.cli.fuzz_options as opt
+from oracle.cli.check import budget_scale as check_scale
 from oracle.cli.check import start_engine
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult
 from oracle.core.rules import rules
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.speed import BudgetScale, given_problem
 from oracle.reports.common import RunInfo, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.supervisor import RunStatus, Supervisor
@@ -116,8 +118,10 @@ def fuzz_command(
     game_modes: opt.GameModes = None,
     old_game_modes: opt.OldGameModes = None,
     positions: opt.Positions = True,
-    shrink_time: opt.ShrinkTime = 20.0,
+    shrink_examples: opt.ShrinkExamples = None,
+    old_shrink_time: opt.OldShrinkTime = None,
     max_failures: opt.MaxFailures = 5,
+    budget_scale: opt.BudgetScale = None,
     set_aside: opt.SetAside = None,
     timeout: opt.Timeout = 5.0,
     start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT,
@@ -130,19 +134,38 @@ def fuzz_command(
     config = fuzz_config(
         games=games, time_budget=time_budget, seed=seed, players=players, save_failures=save_failures,
         check=check, old_check=old_check, game_modes=game_modes, old_game_modes=old_game_modes, invariant=invariant,
-        positions=positions, shrink_time=shrink_time, max_failures=max_failures,
-        set_aside=set_aside, timeout=timeout, start_timeout=start_timeout)
-    fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress)
+        positions=positions, shrink_examples=shrink_examples, old_shrink_time=old_shrink_time,
+        max_failures=max_failures, set_aside=set_aside, timeout=timeout, start_timeout=start_timeout)
+    if budget_scale is not None and given_problem(budget_scale):
+        raise _bad(given_problem(budget_scale))
+    fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress, budget_scale)
     fuzzed.print()
     run = fuzzed.run_info(impl, config)
     _write_reports(fuzzed.results, run, report_json, junit_xml, markdown)
     raise typer.Exit(exit_code(fuzzed.results, run))
 
 
+def shrink_count(shrink_examples: int | None, old_shrink_time: float | None) -> int:
+    """The games shrinking may replay: ``--shrink-examples``, or from the deprecated ``--shrink-time`` (0 still
+    turns shrinking off; any other time is replaced by the default count, with a note), never both."""
+    if old_shrink_time is not None:
+        if shrink_examples is not None:
+            raise _bad("--shrink-time is the old form of --shrink-examples: give only --shrink-examples")
+        if old_shrink_time < 0:
+            raise _bad("--shrink-time must be 0 or more")
+        typer.echo("note: --shrink-time is deprecated, use --shrink-examples N: shrinking is bounded by a count of "
+                   "games, so the failure found never depends on the machine's load", err=True)
+        return 0 if old_shrink_time == 0 else opt.DEFAULT_SHRINK_EXAMPLES
+    if shrink_examples is not None and shrink_examples < 0:
+        raise _bad("--shrink-examples must be 0 or more")
+    return opt.DEFAULT_SHRINK_EXAMPLES if shrink_examples is None else shrink_examples
+
+
 def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, players: str, save_failures: Path | None,
                 check: str | None, old_check: str | None, game_modes: str | None, old_game_modes: str | None,
-                invariant: list[str] | None, positions: bool, shrink_time: float,
-                max_failures: int, set_aside: list[str] | None, timeout: float, start_timeout: float) -> FuzzConfig:
+                invariant: list[str] | None, positions: bool, shrink_examples: int | None,
+                old_shrink_time: float | None, max_failures: int, set_aside: list[str] | None, timeout: float,
+                start_timeout: float) -> FuzzConfig:
     """The fuzz run the options ask for, or bad input (exit 2) naming the first option at fault."""
     from vale_invariants.fuzz import ALL_MODES, MODES, FuzzConfig
 
@@ -156,8 +179,7 @@ def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, play
         raise _bad(f"--check {mode!r}: expected one of {', '.join(MODES)}")
     if max_failures < 1:
         raise _bad("--max-failures must be 1 or more")
-    if shrink_time < 0:
-        raise _bad("--shrink-time must be 0 or more")
+    shrink = shrink_count(shrink_examples, old_shrink_time)
     if not start_timeout > 0:
         raise _bad(f"--start-timeout must be more than 0 seconds, got {start_timeout:g}")
     try:
@@ -178,7 +200,7 @@ def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, play
     return FuzzConfig(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
-        shrink_seconds=shrink_time, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
+        shrink_examples=shrink, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
         save_failures=save_failures,
         positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
@@ -196,6 +218,7 @@ class _Fuzzed:
     report: object
     started_at: datetime
     started: float
+    scale: BudgetScale
 
     def print(self) -> None:
         from vale_invariants.fuzz import FuzzReport
@@ -204,6 +227,7 @@ class _Fuzzed:
             _print(self.report)
         else:
             _print_lost(self.results, self.status.stopped)
+        typer.echo(self.scale.text())
 
     def run_info(self, impl: str, config: FuzzConfig) -> RunInfo:
         from vale_invariants.fuzz import SUITE
@@ -213,16 +237,18 @@ class _Fuzzed:
             engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
             suites=(SUITE,), started=self.started_at, duration=time.perf_counter() - self.started,
             options={"games": config.games, "time": config.seconds, "seed": config.seed,
-                     "players": list(config.players), "mode": config.mode, "shrink_time": config.shrink_seconds,
+                     "players": list(config.players), "mode": config.mode,
+                     "shrink_examples": config.shrink_examples,
                      "positions": config.positions},
             stopped=f"stopped by {stopped}" if stopped in ("SIGINT", "SIGTERM") else stopped,
             signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",
-            not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (),
+            not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (), budget_scale=self.scale,
         )
 
 
-def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
-    """Start the engine and run the fuzz unit in a worker, with a progress line when asked."""
+def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: float | None = None) -> _Fuzzed:
+    """Start the engine (timing it against the reference unless ``budget_scale`` is given) and run the fuzz unit in
+    a worker, with a progress line when asked."""
     # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
     from oracle.suites.invariants import fuzz_unit
     from vale_invariants.fuzz import FuzzReport
@@ -245,7 +271,8 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
                    f"games {','.join(config.modes)}")
         started_at = datetime.now(UTC)
         started = time.perf_counter()
-        unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce())
+        scale = check_scale(budget_scale, supervisor)
+        unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce(), scale=scale.factor)
         results: list[CheckResult] = []
 
         def collect(index: int, found: list[CheckResult]) -> bool:
@@ -256,7 +283,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool) -> _Fuzzed:
     finally:
         bar.close()
         supervisor.close()
-    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started)
+    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started, scale)
 
 
 def _print_lost(results: list[CheckResult], stopped: str) -> None:
@@ -284,8 +311,8 @@ def _print(report: FuzzReport) -> None:
         if failure.scenario:
             typer.echo(f"{'':17}scenario: {failure.scenario}  (oracle check --impl {report.impl} --scenarios "
                        f"{Path(failure.scenario).parent} --suite scenarios)")
-        elif failure.scenario_note and report.config.save_failures is not None:
-            typer.echo(f"{'':17}no scenario saved: {failure.scenario_note}")
+        elif failure.trace_file:
+            typer.echo(f"{'':17}trace: {failure.trace_file}  (no scenario: {failure.scenario_note})")
     for name, reason in report.unsupported.items():
         typer.echo(f"{'UNSUPPORTED':16} {name}: {reason}")
     if report.failures:

@@ -18,7 +18,8 @@ TimeBudget = Annotated[float | None, typer.Option("--time", metavar="SECONDS", h
 Seed = Annotated[int, typer.Option(metavar="N", help="seed of the whole run (same seed, same games)")]
 Players = Annotated[str, typer.Option(metavar="COUNTS", help="player counts: 2-4, 3 or 2,4")]
 SaveFailures = Annotated[Path | None, typer.Option(metavar="DIR",
-    help="write each shrunk failure as a scenario file into this directory")]
+    help="save every failure into this directory: a scenario file when one loads, else its raw trace (JSON) with "
+    "the reason; named after the cause and rule")]
 Check = Annotated[str | None, typer.Option(
     "--check", metavar="WHAT",
     help="what to check: both, invariants or lockstep (against the reference) [default: both]")]
@@ -32,9 +33,18 @@ GameModes = Annotated[str | None, typer.Option(
 OldGameModes = Annotated[str | None, typer.Option("--modes", hidden=True, help="deprecated: --game-modes")]
 Positions = Annotated[bool, typer.Option(metavar="",
     help="also start games from random mid-game positions (needs the 'load' capability)")]
-ShrinkTime = Annotated[float, typer.Option(metavar="SECONDS",
-    help="seconds allowed to shrink each failure (0: do not shrink)")]
+DEFAULT_SHRINK_EXAMPLES = 300
+"""Games ``oracle fuzz`` may replay to shrink each failure unless ``--shrink-examples`` says otherwise."""
+
+ShrinkExamples = Annotated[int | None, typer.Option(metavar="N",
+    help=f"games replayed to shrink each failure, a count so the failure found never depends on the machine's "
+    f"load (0: do not shrink) [default: {DEFAULT_SHRINK_EXAMPLES}]")]
+OldShrinkTime = Annotated[float | None, typer.Option("--shrink-time", hidden=True,
+    help="deprecated: --shrink-examples (0 still means: do not shrink)")]
 MaxFailures = Annotated[int, typer.Option(metavar="N", help="stop after this many failures")]
+BudgetScale = Annotated[float | None, typer.Option("--budget-scale", metavar="FACTOR",
+    help="multiply the time the run allows for shrinking by FACTOR (1 or more) instead of measuring the engine's "
+    "speed against the reference at the start (--time is not scaled)")]
 SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
     help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
     "re-synchronised from the engine's export, and the comparison goes on")]

@@ -32,6 +32,10 @@ class Verdict(str, Enum):
     """The engine answered ``unsupported`` to the call of a capability (``field``) its handshake declares (PROTO-2)."""
     OTHER_CODE = "other-code"
     """Both reject, the engine with ``code``, the reference with ``reference_code``."""
+    STALLS = "stalls"
+    """The game makes no progress in the phase ``kind`` at a decision of kind ``field``: it has not ended within the
+    step limit, or no one can answer that decision. Its rule is '': the oracle sees that the game stops going
+    forward, not which rule keeps it there (``engine_does`` says who holds the decision and why it stalls)."""
     OTHER = "other"
     """A failure the oracle cannot place more precisely (grouped by suite and rule)."""
 
@@ -43,6 +47,7 @@ _SUBJECTS: dict[Verdict, Callable[[CauseFacts], str]] = {
     Verdict.FAULT: lambda f: f.field,
     Verdict.CONTRADICTS: lambda f: f.field,
     Verdict.OTHER_CODE: lambda f: f.reference_code,
+    Verdict.STALLS: lambda f: f"{f.kind}/{f.field}",
     Verdict.OTHER: lambda f: f.field,
 }
 """The part of a cause's key beside its verdict and blamed rule (docs/reports.md, Causes): the reference's rejection
@@ -154,6 +159,16 @@ def rejected_legal(action: JSON, engine_code: str) -> CauseFacts:
 
 def other_code(action: JSON, engine_code: str, reference_code: str) -> CauseFacts:
     return CauseFacts(Verdict.OTHER_CODE, decision_kind(action.get("type")), engine_code, reference_code)
+
+
+def stalled(phase: str, pending: JSON | None, why: str) -> CauseFacts:
+    """A game that makes no progress (``why``: not ended within the step limit, or no answer to ``pending``):
+    keyed by the phase and the decision kind, with who holds the decision in ``engine_does``, and no rule."""
+    decision = str(pending.get("kind")) if pending is not None else "no"
+    holder = "no one" if pending is None else "chance" if pending.get("player") is None else f"P{pending['player']}"
+    return CauseFacts(Verdict.STALLS, phase or "unknown", field=decision,
+                      engine_does=f"stalls: {why}; {holder} holds the {decision} decision in the "
+                                  f"{phase or 'unknown'} phase")
 
 
 def differs_after(action: JSON | None, path: str) -> CauseFacts:

@@ -24,6 +24,7 @@ _ENGINE_SAYS: dict[Verdict, Callable[[CauseFacts], str]] = {
                                                                                    field=f.field or "the run"),
     Verdict.CONTRADICTS: lambda f: f"declares the capability {f.field} but answers it unsupported",
     Verdict.OTHER_CODE: lambda f: f"rejects {_answer(f)}{_with(f.code)}",
+    Verdict.STALLS: lambda f: f"stalls at a {f.field} decision in the {f.kind} phase",
     Verdict.OTHER: lambda f: f"fails a {f.kind or 'check'} check ({f.field or 'no detail'})",
 }
 """What the engine does, by verdict, when the facts do not say it (``engine_does`` empty)."""

@@ -21,7 +21,7 @@ from oracle.reports.cause_words import cause_title, names
 from oracle.reports.charges import Charge, charge
 
 _METHOD = re.compile(r"^([a-z_]+): ")
-_FAULTS = (Outcome.ERROR, Outcome.TIMEOUT, Outcome.INCOMPLETE)
+_FAULTS = (Outcome.ERROR, Outcome.TIMEOUT)
 CONTRADICTION_RULE = "PROTO-2"
 """The rule a declared capability answered ``unsupported`` breaks."""
 
@@ -206,9 +206,12 @@ def smallest(members: Iterable[CheckResult]) -> CheckResult:
 
 def group_causes(failures: Iterable[CheckResult]) -> list[Cause]:
     """Failing results grouped by exactly their key (``CauseFacts.signature``): accept/reject mismatches first,
-    code-only differences last, and within each the causes with most checks first."""
+    code-only differences last, and within each the causes with most checks first. An incomplete result (a budget
+    ran out, or it exercised nothing) is never a cause, whatever it is handed in with: it found no deviation."""
     groups: dict[str, list[tuple[CheckResult, CauseFacts]]] = {}
     for result in failures:
+        if result.outcome is Outcome.INCOMPLETE:
+            continue
         facts = cause_of(result)
         groups.setdefault(facts.signature, []).append((result, facts))
     causes = []

@@ -13,6 +13,7 @@ from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.versions import python_version
+from oracle.engines.speed import BudgetScale
 
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 """``run.date`` of a report: the start of the run, UTC, e.g. ``2024-05-01T12:00:00Z``."""
@@ -51,6 +52,9 @@ class RunInfo:
     fail_on_unsupported: bool = False
     allow_empty: bool = False
     """``--allow-empty``: a run in which nothing was checked exits 0, not 4 (its verdict stays NOTHING CHECKED)."""
+    budget_scale: BudgetScale | None = None
+    """The factor the run's fixed budgets were multiplied by, and where it came from (None: not known, as in a run
+    stopped before its engine started, or a command without budgets)."""
 
     @property
     def complete(self) -> bool:
@@ -75,6 +79,7 @@ class RunInfo:
             "complete": self.complete,
             "stopped": self.stopped,
             "not_run": list(self.not_run),
+            **({"budget_scale": self.budget_scale.to_json()} if self.budget_scale is not None else {}),
         }
 
 

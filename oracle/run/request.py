@@ -18,6 +18,7 @@ import typer
 from oracle.core.exits import bad_input
 from oracle.core.json_types import JSON
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.speed import given_problem
 from oracle.run.expectations import ExpectedFailure, load_expectations
 from oracle.suites.all import BY_NAME
 from oracle.suites.registry import AnyUnit, CheckOptions, FuzzOptions, Plan, ScenarioOptions, Z3Options
@@ -161,6 +162,8 @@ class CheckRequest:
     expectations: Path | None
     reports: ReportTargets
     validate_protocol: bool
+    budget_scale: float | None = None
+    """``--budget-scale``: the factor of every fixed budget (None: measured at the start of the run)."""
 
     @classmethod
     def from_cli(cls, *, impl: str, games: int, seed: int, timeout: float, start_timeout: float,
@@ -170,7 +173,7 @@ class CheckRequest:
                  scenario_timeout: float, z3_budget: float, fuzz_budget: float, unit_timeout: float,
                  time_budget: float | None, max_failures: int | None, fail_on_unsupported: bool, allow_empty: bool,
                  jobs: int | None, save_failures: Path | None, z3_full: bool, validate_protocol: bool,
-                 variant: list[str] | None) -> CheckRequest:
+                 variant: list[str] | None, budget_scale: float | None = None) -> CheckRequest:
         """The request of ``oracle check``'s options, or bad input (exit 2) naming the first option at fault."""
         refuse_unfinite((("--timeout", timeout), ("--start-timeout", start_timeout),
                          ("--scenario-timeout", scenario_timeout), ("--z3-budget", z3_budget),
@@ -184,6 +187,8 @@ class CheckRequest:
             raise bad_input(f"--time-budget must be more than 0 seconds and finite, got {time_budget:g}")
         if max_failures is not None and max_failures < 1:
             raise bad_input("--max-failures must be 1 or more")
+        if budget_scale is not None and given_problem(budget_scale):
+            raise bad_input(given_problem(budget_scale))
         declared = declared_variants(split_values(variant), impl)
         if declared:
             from oracle.reference.declared import impl_for
@@ -206,7 +211,7 @@ class CheckRequest:
             z3=Z3Options(full=z3_full, budget=z3_budget), fuzz=FuzzOptions(seconds=fuzz_budget),
             save_failures=save_failures, variants=tuple(sorted(declared.items())))
         return cls(impl, asked, options, card_names, jobs, time_budget, max_failures, fail_on_unsupported,
-                   allow_empty, expectations, reports, validate_protocol)
+                   allow_empty, expectations, reports, validate_protocol, budget_scale)
 
     @property
     def chosen(self) -> tuple[str, ...]:
@@ -264,7 +269,8 @@ class CheckRequest:
         o = self.options
         return {"games": o.games, "seed": o.seed, "timeout": o.timeout, "start_timeout": o.start_timeout,
                 "scenario_timeout": o.scenarios.timeout, "z3_budget": o.z3.budget, "fuzz_budget": o.fuzz.seconds,
-                "unit_timeout": o.unit_timeout, "time_budget": self.time_budget, "max_failures": self.max_failures,
+                "unit_timeout": o.unit_timeout, "budget_scale": self.budget_scale, "time_budget": self.time_budget,
+                "max_failures": self.max_failures,
                 "jobs": self.jobs, "fail_on_unsupported": self.fail_on_unsupported, "allow_empty": self.allow_empty,
                 "select": list(o.select), "rules": list(o.rules), "cards": list(self.card_names),
                 "scenarios": str(o.scenarios.directory) if o.scenarios.directory is not None else None,

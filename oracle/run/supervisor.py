@@ -2,8 +2,9 @@
 
 :meth:`Supervisor.run` streams each unit's results to a sink as the unit ends. It stops early, marking the
 run incomplete, on SIGINT or SIGTERM, when the global time budget runs out, when the sink asks (too many
-failures), or when the engine can no longer be started. A unit whose worker dies, overruns its deadline or
-shows no sign of life for its silence limit ends as ``error`` or ``timeout`` with the engine's last output.
+failures), or when the engine can no longer be started. A unit whose worker dies or shows no sign of life for its
+silence limit ends as ``error`` or ``timeout`` with the engine's last output; one that overruns its deadline while
+the engine still answers ends ``incomplete`` (a budget cut it short, not a fault of the engine).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.harness import START_METHODS, Handshake
+from oracle.engines.speed import BudgetScale
 from oracle.run import activity
 from oracle.run.reaper import Reaper
 from oracle.run.signals import Stopped, StopSignals
@@ -37,6 +39,8 @@ IMPORT_SECONDS = 30.0
 (``--start-timeout``, for ``create`` and the handshake)."""
 RESTART_LIMIT = 3
 """Workers in a row that may fail to start before the run stops."""
+MEASURE_SECONDS = 10.0
+"""Seconds a worker may take to time the engine against the reference (the measure itself stops after 2 s)."""
 SILENCE_MARGIN = 2.0
 """Seconds past three per-call timeouts (or the start-up deadline, while an engine starts) that a unit may go
 without a new engine call before it counts as hung."""
@@ -93,15 +97,9 @@ class _Worker:
         worker killed, when a signal comes first)."""
         self.outbox.send(("hello", impl, timeout, options))
         allowed = IMPORT_SECONDS + options.start_timeout
-        deadline = time.monotonic() + allowed
-        while not self.inbox.poll(POLL):
-            if signals.received:
-                self.kill()
-                signals.check()
-            if time.monotonic() > deadline:
-                self.kill()
-                raise OSError(f"the worker did not answer within {allowed:g} s of starting (--start-timeout "
-                              f"{options.start_timeout:g} s for the engine){self.tail_note()}")
+        if not self.answered(allowed, signals):
+            raise OSError(f"the worker did not answer within {allowed:g} s of starting (--start-timeout "
+                          f"{options.start_timeout:g} s for the engine){self.tail_note()}")
         try:
             message = self.inbox.recv()
         except (EOFError, OSError):
@@ -112,6 +110,33 @@ class _Worker:
             raise EngineRefused(message[1])
         handshake: Handshake = message[1]
         return handshake
+
+    def answered(self, allowed: float, signals: StopSignals) -> bool:
+        """Wait up to ``allowed`` seconds for the worker's next message: False (the worker killed) when none came;
+        Stopped, with the worker killed, when a signal comes first."""
+        deadline = time.monotonic() + allowed
+        while not self.inbox.poll(POLL):
+            if signals.received:
+                self.kill()
+                signals.check()
+            if time.monotonic() > deadline:
+                self.kill()
+                return False
+        return True
+
+    def measure(self, signals: StopSignals) -> BudgetScale:
+        """Have the worker time the engine against the reference (:mod:`oracle.engines.speed`); unmeasured (factor
+        1) when the worker dies or overruns doing it: the run goes on, and the engine's fault shows in its checks."""
+        self.outbox.send(("measure",))
+        if not self.answered(MEASURE_SECONDS, signals):
+            return BudgetScale.unmeasured(f"timing the engine took more than {MEASURE_SECONDS:g} s")
+        try:
+            message = self.inbox.recv()
+        except (EOFError, OSError):
+            self.kill()
+            return BudgetScale.unmeasured(f"the worker died timing the engine ({self.exit_text()})")
+        scale: BudgetScale = message[1]
+        return scale
 
     def assign(self, index: int, unit: AnyUnit) -> None:
         self.unit = (index, unit)
@@ -220,6 +245,24 @@ class Supervisor:
         self._idle.append(self._spawn())
         assert self.handshake is not None
         return self.handshake
+
+    def measure_scale(self) -> BudgetScale:
+        """The engine's budget scale, timed once by the first worker after :meth:`start` (a worker that dies doing
+        it is replaced when the run needs one)."""
+        worker = self._idle[-1]
+        scale = worker.measure(self.signals)
+        if worker.process.poll() is not None or worker.inbox.closed:
+            self._idle.remove(worker)
+            worker.kill()
+        return scale
+
+    def set_options(self, options: CheckOptions) -> None:
+        """The options every worker runs units with from now on (the run's, once its budget scale is known): sent
+        to the idle workers before :meth:`run`, and in the hello of every worker started later, so all use the
+        same factor."""
+        self.options = options
+        for worker in self._idle:
+            worker.outbox.send(("options", options))
 
     def close(self) -> None:
         for worker in self._idle + self._busy:
@@ -331,8 +374,7 @@ class Supervisor:
             if worker.activity.method in START_METHODS:
                 silence = max(silence, self.options.start_timeout + SILENCE_MARGIN)
             if now - worker.started > unit.deadline:
-                keep_going &= sink(index, self._lost(worker, unit, Outcome.TIMEOUT,
-                                                     f"ran past the check's deadline of {unit.deadline:g} s"))
+                keep_going &= sink(index, self._overran(worker, unit))
                 self._retire(worker)
             elif now - worker.last_sign > silence:
                 keep_going &= sink(index, self._lost(worker, unit, Outcome.TIMEOUT,
@@ -352,6 +394,17 @@ class Supervisor:
         tail = worker.tail()
         message = f"{why}{worker.tail_note()}; the check was lost, the run went on with a new process"
         return lost_results(unit, outcome, message, {"engine_output": tail, "method": method})
+
+    def _overran(self, worker: _Worker, unit: AnyUnit) -> list[CheckResult]:
+        """A unit past its deadline while the engine still showed signs of life: its budget cut it short, so its
+        checks are ``incomplete``, never the engine's timeout (a hung call is caught by the per-call timeout and
+        the sign-of-life limit)."""
+        method = worker.activity.method
+        worker.kill()
+        message = (f"the check ran past its deadline of {unit.deadline:g} s with the engine still answering"
+                   f"{f' (last in {method}())' if method else ''}: cut short, not checked to the end (raise "
+                   "--unit-timeout, the suite's budget or --budget-scale); the run went on with a new process")
+        return lost_results(unit, Outcome.INCOMPLETE, message, {"out_of_budget": True, "method": method})
 
     def _retire(self, worker: _Worker) -> None:
         worker.kill()

@@ -5,9 +5,12 @@ stdout and stderr sent to a log file (so whatever the engine prints can be shown
 the working directory off ``sys.path`` (:func:`oracle.engines.harness.allow_from_working_directory`). Messages are
 pickled tuples over the two pipes:
 
-* supervisor -> worker: ``("hello", impl, timeout, options)`` once, then ``("run", index, unit)``, ``("quit",)``;
-* worker -> supervisor: ``("ready", handshake)`` or ``("refused", message)``; then per unit any number of
-  ``("beat", index, progress)`` and one ``("done", index, results, attachment)``.
+* supervisor -> worker: ``("hello", impl, timeout, options)`` once, then ``("measure",)`` (time the engine
+  against the reference), ``("options", options)`` (the run's options once its budget scale is known),
+  ``("run", index, unit)``, ``("quit",)``;
+* worker -> supervisor: ``("ready", handshake)`` or ``("refused", message)``; ``("measured", scale)`` (a
+  :class:`~oracle.engines.speed.BudgetScale`); then per unit any number of ``("beat", index, progress)`` and one
+  ``("done", index, results, attachment)``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from oracle.core.portable import shown_traceback
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import on_engine_call
+from oracle.engines.speed import BudgetScale, measure_scale
 from oracle.run.activity import ActivityWriter
 from oracle.suites.all import suite_named
 from oracle.suites.registry import AnyUnit, CheckOptions, RunContext, lost_results, run_unit
@@ -82,6 +86,12 @@ def serve(inbox: Connection, out: Connection) -> None:
             return
         if message[0] == "quit":
             return
+        if message[0] == "options":
+            options = message[1]
+            continue
+        if message[0] == "measure":
+            _send(out, ("measured", _measured(eut)))
+            continue
         _, index, unit = message
 
         def beat(progress: object, index: int = index) -> None:
@@ -97,6 +107,17 @@ def serve(inbox: Connection, out: Connection) -> None:
             results = lost_results(unit, Outcome.ERROR, f"the check raised {type(exc).__name__}: {exc}",
                                    {"traceback": text[-4000:]})
         _send_results(out, index, unit, results, context.attachment)
+
+
+def _measured(eut: EngineUnderTest) -> BudgetScale:
+    """The budget scale of a fresh engine, or why it could not be measured (whatever the engine does, the run goes
+    on)."""
+    try:
+        return measure_scale(eut.fresh())
+    except EngineFault as fault:
+        return BudgetScale.unmeasured(f"starting the engine to time it failed: {describe_fault(fault)}")
+    except Exception as exc:
+        return BudgetScale.unmeasured(f"timing the engine raised {type(exc).__name__}: {exc}")
 
 
 def main(argv: list[str]) -> None:

@@ -199,22 +199,31 @@ class _Run:
     # ------------------------------------------------------------------ guarded calls
 
     def call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
-        """Call the engine through the Subject, never past the scenario's deadline."""
+        """Call the engine through the Subject, never past the scenario's deadline. A call cut by the deadline
+        rather than by its own ``--timeout`` ends the scenario incomplete, never as the engine's timeout."""
         subject = self.subject
         assert subject is not None
         remaining = self.deadline - time.perf_counter()
         if remaining <= 0:
-            raise EngineFault("timeout", method, f"the scenario's budget of {self.budget:g} s ran out")
+            raise self.out_of_budget(method)
         per_call = self.eut.timeout
+        cut_by_budget = per_call <= 0 or remaining < per_call
         subject.timeout = min(per_call, remaining) if per_call > 0 else remaining
         try:
             return fn(*args)
         except EngineFault as fault:
-            if fault.kind == "timeout" and time.perf_counter() >= self.deadline - 1e-3:
-                raise EngineFault("timeout", method, f"the scenario's budget of {self.budget:g} s ran out") from None
+            if fault.kind == "timeout" and cut_by_budget and time.perf_counter() >= self.deadline - 1e-3:
+                raise self.out_of_budget(method) from None
             raise
         finally:
             subject.timeout = per_call
+
+    def out_of_budget(self, method: str) -> _Stop:
+        """The scenario's wall-clock budget ran out before it checked everything: ``incomplete`` (exit 3), never a
+        failure nor a cause, since a slow engine may still be right (docs/reports.md, Outcomes and exit codes)."""
+        return self.stop(Outcome.INCOMPLETE, details={"out_of_budget": True, "budget": self.budget},
+                         message=f"the scenario's budget of {self.budget:g} s ran out in {method}() before it "
+                                 "checked everything (raise it with --scenario-timeout or --budget-scale)")
 
     def decision(self) -> JSON | None:
         assert self.subject is not None
@@ -249,7 +258,7 @@ class _Run:
                 self.step = step
                 self.run_step(step)
                 if time.perf_counter() > self.deadline:
-                    raise EngineFault("timeout", "scenario", f"the scenario's budget of {self.budget:g} s ran out")
+                    raise self.out_of_budget("scenario")
             self.step = None
             if self.scenario.expect_end is not None:
                 self.check_snapshot(self.scenario.expect_end, "expect_end")

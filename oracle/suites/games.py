@@ -1,7 +1,8 @@
 """The suites that play whole games: ``setup`` (SETUP-1..3), ``random-play`` (END-1) and ``roundtrip`` (PROTO-1).
 
-Each game is one unit. Games are bounded: a legal action the engine then refuses is a failure, and a game
-that has not ended after :data:`~oracle.engines.play.MAX_STEPS` decisions is a failure naming where it stalled.
+Each game is one unit. Games are bounded: a legal action the engine then refuses is a failure, and a game that
+stalls (not ended after :data:`~oracle.engines.play.MAX_STEPS` decisions, or at a decision with no legal answer)
+is a failure of its own cause kind (``stalls``) naming the phase, the decision and who holds it, blamed on no rule.
 """
 
 from __future__ import annotations
@@ -13,7 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict, accepted_illegal, field_pattern, rejected_legal
+from oracle.core.causes import (
+    CAUSE_KEY,
+    CauseFacts,
+    Verdict,
+    accepted_illegal,
+    field_pattern,
+    rejected_legal,
+    stalled,
+)
 from oracle.core.diff import first_difference, value_at
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
@@ -67,19 +76,21 @@ def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_off
     ]
 
 
-def where_stalled(subject: Subject, pending: JSON | None) -> str:
-    """``round 3, action phase, P1 to answer actions`` (as much as the engine lets us see)."""
-    parts = []
+def where_stalled(subject: Subject, pending: JSON | None) -> tuple[str, str]:
+    """``round 3, action phase, P1 to answer actions`` (as much as the engine lets us see), and the phase ('' when
+    the engine does not export)."""
+    parts, phase = [], ""
     if subject.handshake.can("export"):
         try:
             snapshot = subject.export()
-            parts.append(f"round {snapshot.get('round')}, {snapshot.get('phase')} phase")
+            phase = str(snapshot.get("phase"))
+            parts.append(f"round {snapshot.get('round')}, {phase} phase")
         except EngineFault:
             pass
     if pending is not None:
         who = "chance" if pending.get("player") is None else f"P{pending.get('player')}"
         parts.append(f"{who} to answer {pending.get('kind')}")
-    return ", ".join(parts) or "unknown position"
+    return ", ".join(parts) or "unknown position", phase
 
 
 # ---------------------------------------------------------------------------------------------- setup
@@ -105,7 +116,7 @@ def _plan_setup(context: PlanContext) -> list[Unit[SetupGame]]:
             if not reason and not handshake.can("export"):
                 reason = "the engine does not declare 'export'"
             units.append(Unit("setup", key, (check,), payload=SetupGame(players, first), unsupported=reason,
-                              deadline=8 * options.timeout + 10 + options.start_timeout,
+                              deadline=8 * options.timeout + options.scaled(10) + options.start_timeout,
                               reproduce=f"oracle check --impl {shlex.quote(context.impl)} --select setup/{key}"))
     return units
 
@@ -163,7 +174,7 @@ def _plan_games(suite: str, title: str, rules: Callable[[Handshake], tuple[str, 
             if not reason and missing:
                 reason = f"the engine does not declare {' and '.join(repr(c) for c in missing)}"
             units.append(Unit(suite, game.label, (check,), payload=game, unsupported=reason,
-                              deadline=options.unit_timeout, reproduce=game.reproduce(context.impl)))
+                              deadline=options.scaled(options.unit_timeout), reproduce=game.reproduce(context.impl)))
         return units
 
     return plan
@@ -202,9 +213,19 @@ class _Game:
                                    note)
         return scenario_details(doc, _save_dir(self.context))
 
+    def stalls(self, subject: Subject, pending: JSON, why: str, expected: str) -> list[CheckResult]:
+        """A game that makes no progress: a failure whose cause is the stall itself (phase, decision, who holds
+        it), charged to no rule (never END-1: the oracle does not see which rule keeps the game going); its
+        ``reproduce`` replays the game (``oracle play``), too long to write as a scenario."""
+        where, phase = where_stalled(subject, pending)
+        cause = stalled(phase, pending, why)
+        return self.result(Outcome.FAIL, expected=expected, actual=f"stalled at {where}", message=f"{why}, at {where}",
+                           details={CAUSE_KEY: cause.to_json(), "decisions": self.step})
+
     def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
         """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
-        a legal action refused is wrongly rejected; no end after MAX_STEPS decisions fails END-1."""
+        a legal action refused is wrongly rejected; a game not ended after MAX_STEPS decisions, or at a decision
+        with no legal answer, stalls."""
         game = self.unit.payload
         try:
             subject = self.context.eut.fresh()
@@ -221,12 +242,14 @@ class _Game:
                     return self.result(Outcome.UNSUPPORTED, rules=self.check.rules,
                                        message=undrivable_message(pending), details=undrivable_details(pending))
                 if self.step >= MAX_STEPS:
-                    return self.result(Outcome.FAIL, rules=("END-1",),
-                                       expected=f"the game ends within {MAX_STEPS} decisions",
-                                       actual=f"still going, stalled at {where_stalled(subject, pending)}",
-                                       message=f"no end after {MAX_STEPS} decisions", details=self.blamed(None))
+                    return self.stalls(subject, pending, f"no end after {MAX_STEPS} decisions",
+                                       f"the game ends within {MAX_STEPS} decisions")
                 self.step += 1
-                action = choose_action(subject, pending, rng)
+                try:
+                    action = choose_action(subject, pending, rng)
+                except GameStuck:
+                    return self.stalls(subject, pending, "no legal answer is listed",
+                                       "at least one legal answer to the pending decision")
                 self.played.append(action)
                 applied = subject.apply(action)
                 if not applied["accepted"]:
@@ -243,10 +266,6 @@ class _Game:
             return [fault_result(self.suite, self.check.id, self.check.title, fault, step=self.step or None,
                                  reproduce=self.unit.reproduce, duration=time.perf_counter() - self.started,
                                  details={**self.trace(f"the engine failed here: {fault}", fault.rules), **blame})]
-        except GameStuck as stuck:
-            return self.result(Outcome.FAIL, rules=("END-1",), message=str(stuck),
-                               details={**self.trace(f"the game stuck here: {stuck}", ("END-1",)),
-                                        **self.blamed(None)})
 
 
 REPLAYED_FAULTS = frozenset({Outcome.ERROR})

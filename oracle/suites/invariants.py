@@ -6,9 +6,10 @@ Options read from :class:`~oracle.suites.registry.CheckOptions`: ``seed``, ``pla
 :class:`~oracle.suites.registry.FuzzOptions`:
 
 * ``games`` (default 2): games per game mode the engine declares;
-* ``seconds`` (default 60): the time budget; checks cut short by it are ``incomplete``;
+* ``seconds`` (default 60, times the run's budget scale): the time budget; checks cut short by it are
+  ``incomplete``;
 * ``mode`` (``both``, ``invariants`` or ``lockstep``; default ``both``);
-* ``shrink_seconds`` (default 3): the budget of shrinking each failure.
+* ``shrink_examples`` (default 50): the games shrinking each failure may replay.
 
 ``oracle fuzz`` runs the same unit with a configuration of its own (:func:`fuzz_unit`).
 """
@@ -22,9 +23,12 @@ from vale_invariants.fuzz import SUITE, FuzzConfig, result_ids, run_fuzz
 
 DEFAULT_GAMES = FuzzOptions.games
 DEFAULT_SECONDS = FuzzOptions.seconds
-DEFAULT_SHRINK_SECONDS = FuzzOptions.shrink_seconds
+DEFAULT_SHRINK_EXAMPLES = FuzzOptions.shrink_examples
 # Seconds the supervisor allows past the fuzz budget and the shrinking (engine start-up, saving scenarios).
 GRACE = 60.0
+SHRINK_GAME_SECONDS = 0.1
+"""Seconds the supervisor allows for each game shrinking replays (the reference replays about 16 a second), times
+the run's budget scale."""
 
 
 def fuzz_config(options: CheckOptions) -> FuzzConfig:
@@ -32,29 +36,30 @@ def fuzz_config(options: CheckOptions) -> FuzzConfig:
     fuzz = options.fuzz
     return FuzzConfig(
         games=fuzz.games,
-        seconds=fuzz.seconds,
+        seconds=options.scaled(fuzz.seconds),
         seed=options.seed,
         players=options.players,
         mode=fuzz.mode,
-        shrink_seconds=fuzz.shrink_seconds,
+        shrink_examples=fuzz.shrink_examples,
         timeout=options.timeout,
         start_timeout=options.start_timeout,
         save_failures=options.save_failures / "invariants" if options.save_failures is not None else None,
     )
 
 
-def fuzz_unit(config: FuzzConfig, reproduce: str = "") -> Unit[FuzzConfig]:
-    """The unit of one fuzz run; its deadline follows the run's budget (none when it only counts games)."""
+def fuzz_unit(config: FuzzConfig, reproduce: str = "", scale: float = 1.0) -> Unit[FuzzConfig]:
+    """The unit of one fuzz run; its deadline follows the run's budget (none when it only counts games) and the
+    games its shrinking may replay, at ``scale`` times the reference's pace."""
     checks = tuple(PlannedCheck(cid, describe(cid.partition("/")[2]).text, describe(cid.partition("/")[2]).rules)
                    for cid in result_ids(config))
     budget = config.seconds if config.seconds is not None else float("inf")
-    return Unit(SUITE, "fuzz", checks, payload=config,
-                deadline=budget + config.shrink_seconds * (config.max_failures + 1) + GRACE,
-                silence=max(60.0, config.shrink_seconds + 30.0, 4 * config.timeout), reproduce=reproduce)
+    shrinking = config.shrink_examples * (config.max_failures + 1) * SHRINK_GAME_SECONDS * scale
+    return Unit(SUITE, "fuzz", checks, payload=config, deadline=budget + shrinking + GRACE,
+                silence=max(60.0, 4 * config.timeout), reproduce=reproduce)
 
 
 def _plan(context: PlanContext) -> list[Unit[FuzzConfig]]:
-    return [fuzz_unit(fuzz_config(context.options))]
+    return [fuzz_unit(fuzz_config(context.options), scale=context.options.budget_scale)]
 
 
 def _run(unit: Unit[FuzzConfig], context: RunContext) -> list[CheckResult]:

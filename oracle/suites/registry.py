@@ -46,12 +46,13 @@ class Z3Options:
 
 @dataclass(frozen=True)
 class FuzzOptions:
-    """What the ``invariants`` suite reads: games per game mode, the time budget, the mode, the shrinking's budget."""
+    """What the ``invariants`` suite reads: games per game mode, the time budget, the mode, and how many games
+    shrinking each failure may replay (a count, so the failure reported never depends on the machine's load)."""
 
     games: int = 2
     seconds: float = 60.0
     mode: str = "both"
-    shrink_seconds: float = 3.0
+    shrink_examples: int = 50
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,13 @@ class CheckOptions:
     variants: tuple[tuple[str, str], ...] = ()
     """``--variant``: the rule variants the reference under check declares and plays (its ``--impl`` is then
     ``oracle.reference.declared:RULE=VALUE,...``)."""
+    budget_scale: float = 1.0
+    """What every fixed wall-clock budget is multiplied by (never below 1): the engine's measured slowness next to
+    the reference, or ``--budget-scale`` (:mod:`oracle.engines.speed`). Per-call timeouts are not scaled."""
+
+    def scaled(self, seconds: float) -> float:
+        """A fixed budget of ``seconds`` (a scenario's, a Z3 row's, the fuzz run's, a game's) for this run."""
+        return seconds * self.budget_scale
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def _plan(context: PlanContext) -> list[Unit[ScenarioRun]]:
     directory, explicit = scenarios_dir(context.options)
     if not directory.is_dir():
         return []
-    budget = context.options.scenarios.timeout
+    budget = context.options.scaled(context.options.scenarios.timeout)
     shown_dir = str(directory) if explicit else None
     return [
         Unit(SUITE, scenario.id, (PlannedCheck(scenario.id, scenario.title, scenario.rules, scenario.cards),),

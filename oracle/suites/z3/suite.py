@@ -9,7 +9,8 @@ and the count never depend on the counterexamples found. Options read from
 :class:`~oracle.suites.registry.Z3Options`:
 
 * ``full`` (bool): every case of every domain instead of a sample (``oracle z3 conform --full``);
-* ``budget`` (seconds, default 20): wall-clock budget of each row; a row cut short is ``incomplete``;
+* ``budget`` (seconds, default 20, times the run's budget scale): wall-clock budget of each row; a row cut short
+  is ``incomplete``;
 * ``sample_scale`` (float, default 1): multiplies the sample size of each row.
 """
 
@@ -47,8 +48,8 @@ class Z3Row:
 def conform_options(impl: str, options: CheckOptions) -> ConformOptions:
     """The conformance run the options ask for."""
     z3 = options.z3
-    return ConformOptions(full=z3.full, seed=options.seed, budget=z3.budget, save_failures=options.save_failures,
-                          impl=impl, sample_scale=z3.sample_scale)
+    return ConformOptions(full=z3.full, seed=options.seed, budget=options.scaled(z3.budget),
+                          save_failures=options.save_failures, impl=impl, sample_scale=z3.sample_scale)
 
 
 def _plan(context: PlanContext) -> list[Unit[Z3Row]]:
