@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 import vale_fixtures
 from oracle.cli.fuzz import fuzz_command, parse_players
+from oracle.core.causes import Verdict
 from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
 from oracle.core.rules import rules
@@ -264,7 +265,6 @@ class _Nondeterministic(ReferenceEngine):
 
 
 @pytest.mark.parametrize(("engine", "invariant", "rule"), [
-    (_RejectionScores, "INV-ILLEGAL-REJECTED", "DEC-4"),
     (_NoRotation, "INV-PROGRESS", "ROUND-2"),
     (_DuplicateOnSell, "INV-CONSERVATION", "SETUP-1"),
     (_LoadForgetsScores, "INV-ROUNDTRIP", "PROTO-1"),
@@ -273,6 +273,16 @@ class _Nondeterministic(ReferenceEngine):
 def test_invariant_catches_a_broken_engine(engine: type[ReferenceEngine], invariant: str, rule: str) -> None:
     report = _fuzz(engine, engine.__name__, games=6, mode="invariants", invariants=(invariant,))
     assert [(f.invariant, f.rule) for f in report.failures] == [(invariant, rule)], _describe(report)
+
+
+def test_a_rejection_that_changes_the_state_is_filed_under_the_reference_rejection_rule() -> None:
+    report = _fuzz(_RejectionScores, "scores", games=6, mode="invariants", invariants=("INV-ILLEGAL-REJECTED",))
+    assert ["INV-ILLEGAL-REJECTED"] == [f.invariant for f in report.failures], _describe(report)
+    failure = report.failures[0]
+    assert Verdict.CHANGED_THEN_REJECTED == failure.known_as.verdict
+    assert "DEC-4" == failure.rules[-1]
+    assert "DEC-4" != failure.rules[0]
+    assert "then rejected" in failure.message
 
 
 def test_a_failure_is_shrunk_to_a_short_trace() -> None:
@@ -472,8 +482,8 @@ def _cli_invariants() -> list[str]:
 
 
 def test_cli_saves_a_failure_and_exits_one(tmp_path: Path) -> None:
-    result = _cli("--impl", "vale_fixtures.no_holding_limit", "--games", "3", "--mode", "lockstep",
-                  "--shrink-time", "0", "--save-failures", str(tmp_path), "--junit-xml", str(tmp_path / "j.xml"))
+    result = _cli("--impl", "vale_fixtures.no_holding_limit", "--games", "3", "--mode", "lockstep", "--max-failures",
+                  "1", "--shrink-time", "0", "--save-failures", str(tmp_path), "--junit-xml", str(tmp_path / "j.xml"))
     assert result.exit_code == 1, result.output
     assert "LOCKSTEP (LIMIT-1" in result.output
     saved = list(tmp_path.glob("*.toml"))

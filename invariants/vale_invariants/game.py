@@ -118,6 +118,8 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         self._check_state(None, snapshot, pending, 0)
         if self.reference is not None:
             self._compare_after(None, None, snapshot, pending, 0)
+            if self.reloaded:
+                snapshot, pending, undrivable = self._reread(0)
         self._roundtrip(snapshot, 0)
         self.positions_reached = 1
         self.history.append(snapshot if snapshot is not None else pending)
@@ -150,6 +152,8 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             self._check_step(snapshot, action, after, pending_after, step)
             if self.reference is not None:
                 self._compare_after(action, snapshot, after, pending_after, step)
+                if self.reloaded:
+                    after, pending_after, undrivable = self._reread(step)
             self._roundtrip(after, step)
             self.decisions_played, self.positions_reached = step, step + 1
             if self.keep_copies:
@@ -157,6 +161,17 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             snapshot, pending = after, pending_after
         self._arm("replay")
         self._determinism(step)
+
+    def _reread(self, step: int) -> tuple[JSON | None, JSON | None, str]:
+        """The engine's snapshot and decision after it was loaded with the reference's position
+        (:meth:`~vale_invariants.game_core.RunnerCore.adopt`), and why the decision is undrivable ('' if it is not)."""
+        self.reloaded = False
+        try:
+            snapshot = self._export(step)
+            pending = self.subject.decision()
+        except EngineFault as fault:
+            raise self.fault(ENGINE_FAULT.name, fault, step) from None
+        return snapshot, drivable(pending), undrivable_reason(pending)
 
     def _stop_undrivable(self, pending: JSON, reason: str) -> None:
         """The adapter cannot answer ``pending`` (docs/protocol.md, "Decisions an adapter cannot drive"): the game

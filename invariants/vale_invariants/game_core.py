@@ -7,7 +7,7 @@ import signal
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 from oracle.core.faults import DeclaredButUnsupported, EngineFault
 from oracle.core.json_types import JSON
@@ -20,7 +20,11 @@ from vale_invariants.checks import Finding
 from vale_invariants.game_choices import Chooser
 from vale_invariants.game_settings import STEP_CALLS, GameSettings, Stats
 from vale_invariants.guards import GuardProbe
-from vale_invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
+from vale_invariants.lockstep import decision_difference, first_state_difference
+from vale_invariants.trace import Divergence, Failure, Signature, Trace, Violation, compact, show_decision
+
+RESYNCED = frozenset({"state", "decision", "legal", "rejected"})
+"""The divergence kinds a replay sets aside before the step it is after (and the set-up deviation, once known)."""
 
 
 class RunnerCore:
@@ -52,6 +56,11 @@ class RunnerCore:
         self.positions_reached = 0
         """Positions this game has reached and checked (its start, then one after each decision)."""
         self.decisions_played = 0
+        self.reloaded = False
+        """The engine was loaded with the reference's position during this step (:meth:`adopt`)."""
+        self.replayable: int | None = None
+        """The trace actions a replay can reproduce (None: all): the engine was loaded with the reference's position
+        after them."""
 
     @property
     def subject(self) -> Subject:
@@ -67,7 +76,7 @@ class RunnerCore:
 
     def fail(self, finding: Finding, step: int, mode: str = "invariants") -> Violation:
         return Violation(Failure(finding.invariant, mode, finding.rules, finding.message, step, self.trace,
-                                 finding.expected, finding.actual, finding.outcome))
+                                 finding.expected, finding.actual, finding.outcome, signature=finding.known_as))
 
     def diverge(self, divergence: Divergence) -> Violation:
         rules = divergence.rules
@@ -75,31 +84,147 @@ class RunnerCore:
         return Violation(Failure(LOCKSTEP.name, "lockstep", rules, divergence.describe(), divergence.step,
                                  self.trace, shown(divergence.expected), shown(divergence.actual),
                                  Outcome.ILLEGAL_ACCEPTED if divergence.kind == "rejected" else Outcome.FAIL,
-                                 divergence))
+                                 divergence, signature=divergence.signature))
 
-    def diverged(self, divergence: Divergence) -> None:
-        """Raise the divergence, unless it is set aside (a known rule, the reported set-up deviation, or a cause
-        before the step a replay is after): then the reference is re-synchronised from the engine's export and the
-        comparison goes on; without export the game ends."""
+    def known(self, signature: Signature, rules: tuple[str, ...]) -> bool:
+        """Whether a failure is of a known cause: one this run reported already (``settings.known``), or one
+        ``--set-aside`` names by its blamed (first) rule."""
         settings = self.settings
-        known = (divergence.kind in ("state", "decision", "legal", "rejected")
-                 and ((settings.setup_known and divergence.cause < 0)
-                      or divergence.cause < settings.resync_until - 1
-                      or any(rule in settings.set_aside for rule in divergence.rules)))
-        if not known:
+        return signature in settings.known or (bool(rules) and rules[0] in settings.set_aside)
+
+    def aside(self, signature: Signature, rules: tuple[str, ...]) -> bool:
+        """Whether a failure is of a known cause (:meth:`known`); it is then counted, and the game goes on."""
+        if self.known(signature, rules):
+            self.stats.set_aside[rules[0] if rules else str(signature)] += 1
+            return True
+        return False
+
+    def cannot_undo(self, signature: Signature, rules: tuple[str, ...]) -> bool:
+        """Whether an illegal action must not be sent: the engine would accept it as a known cause, and without
+        'load' it could not go back to the position before it (the game would end there)."""
+        return not self.subject.handshake.can("load") and self.known(signature, rules)
+
+    def position(self, snapshot: JSON | None) -> JSON | None:
+        """The snapshot to go back to after an illegal action: ``snapshot`` when it is a copy (an engine may change
+        what it returned when it moves on), else None (the reference's position is taken)."""
+        return snapshot if self.keep_copies else None
+
+    def rejection_changed(self, before: JSON | None, pending: JSON | None, exact: bool) -> str | None:
+        """Where the engine's state or pending decision changed across an action it rejected (DEC-4), or None.
+        ``exact`` compares the whole snapshot and decision (an invariant), else what two engines must agree on (the
+        canonical snapshot, the decision's shape: lock-step, ``before`` the reference's snapshot)."""
+        if before is not None:
+            again = self.subject.export()
+            where = first_state_difference(before, again)
+            if where is None and exact and again != before:
+                where = "private"
+            if where is not None:
+                return where
+        if pending is None:
+            return None
+        decision = self.subject.decision()
+        changed = decision != pending if exact else decision_difference(pending, decision) is not None
+        return "the pending decision" if changed else None
+
+    def diverged(self, divergence: Divergence, before: JSON | None = None) -> None:
+        """Raise the divergence, unless it is set aside (a known cause, the reported set-up deviation, or a cause
+        before the step a replay is after). Then the engines are re-synchronised and the comparison goes on: after
+        an illegal action the engine accepted or a rejection that changed its state (``probe``, ``changed``), the
+        engine goes back to the position before it (``before``); after any other divergence the reference takes
+        the engine's state, or else the engine the reference's. Where neither can be done the game ends, and
+        the run counts why (``Stats.ended``)."""
+        settings = self.settings
+        replaying = (divergence.kind in RESYNCED
+                     and ((settings.setup_known and divergence.cause < 0)
+                          or divergence.cause < settings.resync_until - 1))
+        if replaying:
+            self.stats.set_aside[divergence.rules[0] if divergence.rules else divergence.kind] += 1
+        elif not self.aside(divergence.signature, divergence.rules):
             raise self.diverge(divergence)
-        self.stats.set_aside[divergence.rules[0] if divergence.rules else divergence.kind] += 1
         if divergence.kind == "legal":
             return
-        if not self.can_export or self.reference is None:
-            raise StopGame()
+        what = f"the set-aside divergence at step {divergence.step} ({divergence.signature})"
+        if divergence.kind in ("probe", "changed"):
+            self.go_back(before, divergence.reference_decision, what)
+        else:
+            self.adopt(what)
+
+    def go_back(self, position: JSON | None, pending: JSON | None, what: str) -> None:
+        """Resume from the last position both engines share, after the engine accepted a set-aside illegal action
+        (or changed its state rejecting it): the engine loads ``position`` (its own snapshot from before, or the
+        reference's) and must ask ``pending`` again. The game ends when it cannot."""
+        if position is None and self.reference is not None:
+            position = self.reference.export()
+        if position is None:
+            self.end(f"{what}: the engine moved on, and without 'export' there is no position to go back to")
+        if not self.subject.handshake.can("load"):
+            self.end(f"{what}: the engine moved on and cannot load the position before it (no 'load' capability)")
         try:
-            snapshot = self.subject.export()
-            self.reference.load(snapshot)
-        except Exception:
-            raise StopGame() from None
-        self.reference_snapshot = self.reference.export()
-        self.resync_point = (len(self.trace.actions), snapshot)
+            self.subject.load_snapshot(position)
+            back = self.subject.decision()
+        except EngineFault as fault:
+            self.end(f"{what}: loading the position before it failed: {fault}")
+        if pending is not None and decision_difference(pending, back) is not None:
+            self.end(f"{what}: after loading the position before it the engine asks {show_decision(back)}, "
+                     f"not {show_decision(pending)}")
+        self.stats.restored += 1
+
+    def adopt(self, what: str) -> None:
+        """After a set-aside divergence in the game's own steps: the reference takes the engine's state (export,
+        then the reference's load); where the engine cannot export, or the reference refuses that state or reads
+        another position from it (another pending decision), the engine takes the reference's position (the
+        engine's load) and the game goes on from there. The game ends when neither gives both the same position."""
+        reference = self.reference
+        if reference is None:
+            return
+        why = "the engine cannot export its state"
+        if self.can_export:
+            try:
+                snapshot = self.subject.export()
+                reference.load(snapshot)
+                why = self.apart(reference)
+            except EngineFault as fault:
+                why = f"the engine's export failed ({fault})"
+            except Exception as exc:
+                why = f"the reference refuses the engine's state ({type(exc).__name__}: {exc})"
+            if not why:
+                self.reference_snapshot = reference.export()
+                self.resync_point = (len(self.trace.actions), snapshot)
+                return
+            why = f"the reference, loaded with the engine's state, {why}" if why.startswith("differs") else why
+        if not self.subject.handshake.can("load"):
+            self.end(f"{what}: {why}, and the engine cannot load the reference's position (no 'load' capability)")
+        position = reference.export()
+        try:
+            self.subject.load_snapshot(position)
+            apart = self.apart(reference)
+        except EngineFault as fault:
+            self.end(f"{what}: {why}, and loading the reference's position failed: {fault}")
+        if apart:
+            self.end(f"{what}: {why}, and the engine, loaded with the reference's position, {apart}")
+        self.reference_snapshot = position
+        self.resync_point = (len(self.trace.actions), position)
+        self.reloaded = True
+        if self.replayable is None:
+            self.replayable = len(self.trace.actions)
+        self.stats.restored += 1
+
+    def apart(self, reference: ReferenceEngine) -> str:
+        """How the engine and the reference differ right after one was loaded with the other's position ('' when
+        they agree on the canonical snapshot and the pending decision)."""
+        if self.can_export:
+            where = first_state_difference(reference.export(), self.subject.export())
+            if where is not None:
+                return f"differs at {where}"
+        expected, actual = reference.decision(), self.subject.decision()
+        if decision_difference(expected, actual) is not None:
+            return f"differs in the pending decision: {show_decision(expected)} against {show_decision(actual)}"
+        return ""
+
+    def end(self, why: str) -> NoReturn:
+        """The game cannot go on past a set-aside cause: it ends here, and the run counts why."""
+        self.stats.ended[why.split(": ", 1)[-1]] += 1
+        raise StopGame(why)
 
     def fault(self, invariant: str, fault: EngineFault, step: int, what: str = "") -> Violation:
         outcome = {"timeout": Outcome.TIMEOUT}.get(fault.kind, Outcome.ERROR)
@@ -126,7 +251,8 @@ class RunnerCore:
                                     f"{type(exc).__name__}: {exc}", step, self.trace, outcome=Outcome.ERROR)) from None
 
     def _raise(self, finding: Finding | None, step: int) -> None:
-        if finding is not None:
+        """Raise the finding, unless it is of a known cause (:meth:`aside`): then the game goes on."""
+        if finding is not None and not self.aside(finding.known_as, finding.rules):
             raise self.fail(finding, step)
 
     # ------------------------------------------------------------------ time limits

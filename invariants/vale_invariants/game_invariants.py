@@ -10,7 +10,7 @@ from oracle.core.protocol import ANSWERS, DecisionKind
 from oracle.core.results import Outcome
 from vale_invariants import checks
 from vale_invariants.checks import Finding, ReferenceView
-from vale_invariants.game_core import RunnerCore, StopGame
+from vale_invariants.game_core import RunnerCore, StopGame, dedupe_rules
 from vale_invariants.lockstep import (
     first_state_difference,
     missing_rules,
@@ -29,6 +29,7 @@ class InvariantChecks(RunnerCore):
         if not legal:
             self._raise(Finding("INV-LEGAL-APPLIES", "DEC-2", f"no legal action is listed for the pending "
                                 f"decision {pending}", "at least one legal action", "none"), step)
+            raise StopGame()
         try:
             answers = ANSWERS[DecisionKind(pending.get("kind"))]
         except ValueError:
@@ -56,9 +57,22 @@ class InvariantChecks(RunnerCore):
             reference = self.reference
             verdict = self._reference(step, "apply", lambda: reference.apply(action))
             if verdict.get("accepted"):
-                raise self.diverge(Divergence("accepted", step - 1, action, rejection=rejection,
-                                              rules=missing_rules(action, rejection)))
-        raise StopGame()
+                self.diverged(Divergence("accepted", step - 1, action, rejection=rejection,
+                                         rules=missing_rules(action, rejection)))
+            else:
+                self._both_rejected(action, verdict.get("rejection") or {}, rejection, step)
+        self.end(f"the engine rejected {compact(action)}, which it listed as legal: the game does not go on past it")
+
+    def _both_rejected(self, action: JSON, expected: JSON, rejection: JSON, step: int) -> None:
+        """Lock-step: both engines reject ``action``; the engine's state must be what it was (DEC-4)."""
+        try:
+            where = self.rejection_changed(self.reference_snapshot if self.can_export else None, None, exact=False)
+        except EngineFault as fault:
+            raise self.fault("LOCKSTEP", fault, step) from None
+        if where is not None:
+            self.diverged(Divergence("changed", step - 1, action, field=where, rejection=expected,
+                                     engine_rejection=rejection,
+                                     rules=dedupe_rules([str(expected.get("rule", "")), "DEC-4"])))
 
     def _check_state(self, before: JSON | None, snapshot: JSON | None, pending: JSON | None, step: int) -> None:
         if snapshot is None:
@@ -109,7 +123,8 @@ class InvariantChecks(RunnerCore):
                 twin.new_game(self.trace.setup)
             else:
                 twin.load_snapshot(self.trace.start)
-            for index, action in enumerate([None, *self.trace.actions]):
+            replayed = self.trace.actions if self.replayable is None else self.trace.actions[:self.replayable]
+            for index, action in enumerate([None, *replayed]):
                 self._arm("replay")
                 if action is not None and not twin.apply(action)["accepted"]:
                     self._raise(Finding("INV-DETERMINISM", "SETUP-1", f"replaying the game, action {index} "

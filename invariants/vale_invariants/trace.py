@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from dataclasses import field as _field
 from typing import Any
 
+from oracle.core.causes import Verdict, field_pattern
 from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
 
@@ -49,6 +50,37 @@ class Trace:
         return text
 
 
+@dataclass(frozen=True)
+class Signature:
+    """What makes two failures of a run the same known cause, whichever check or game found them: the verdict, what
+    sets it apart, and the blamed rule (the first rule). A cause reported once is set aside by its signature, and
+    the run looks for the next one (docs/invariants.md, "Known causes").
+
+    An engine that changes its state whenever it rejects is one cause whatever it rejects: a rejection that changed
+    the state is known by the field that changed, not by the reference's reason to reject."""
+
+    verdict: Verdict
+    code: str
+    """The reference's rejection code (ACCEPTS), the changed field without indices (CHANGED_THEN_REJECTED), the
+    invariant's name (OTHER), else ''."""
+    rule: str
+
+    def __str__(self) -> str:
+        return "/".join(part or "-" for part in (self.verdict.value, self.code, self.rule))
+
+
+# The verdict of each divergence kind (``accepted``: the engine rejects what the reference accepts).
+DIVERGENCE_VERDICTS = {
+    "state": Verdict.DIFFERS, "decision": Verdict.DIFFERS, "legal": Verdict.ACCEPTS, "rejected": Verdict.ACCEPTS,
+    "probe": Verdict.ACCEPTS, "accepted": Verdict.REJECTS, "changed": Verdict.CHANGED_THEN_REJECTED,
+}
+
+
+def changed_signature(field: str) -> Signature:
+    """The known cause of a rejection that changed the engine's state at ``field`` (DEC-4)."""
+    return Signature(Verdict.CHANGED_THEN_REJECTED, field_pattern(field), "DEC-4")
+
+
 @dataclass
 class Divergence:
     """The first point where the engine under test and the reference disagree.
@@ -57,7 +89,9 @@ class Divergence:
     ``state`` (snapshots differ after ``action``), ``decision`` (pending decisions differ after ``action``),
     ``legal`` (legal-action sets differ before the next action), ``rejected`` (the reference rejects
     ``action``, which the engine accepted), ``accepted`` (the reference accepts ``action``, which the engine
-    rejected) or ``probe`` (the engine accepted the illegal ``action`` the reference rejects).
+    rejected), ``probe`` (the engine accepted the illegal ``action`` the reference rejects) or ``changed`` (both
+    reject ``action``, the reference with ``rejection``, the engine with ``engine_rejection``, but the engine's
+    state changed at ``field``: DEC-4).
     """
 
     kind: str
@@ -77,6 +111,17 @@ class Divergence:
     """The engine's snapshot the reference was last re-synchronised from (None: the game's start)."""
     given_step: int = 0
     """The number of trace actions applied when ``given`` was taken."""
+    engine_rejection: JSON | None = None
+    """The engine's own rejection of ``action`` (kind ``changed``)."""
+
+    @property
+    def signature(self) -> Signature:
+        verdict = Verdict.REJECTS if self.kind == "legal" and not self.extra \
+            else DIVERGENCE_VERDICTS.get(self.kind, Verdict.OTHER)
+        if verdict is Verdict.CHANGED_THEN_REJECTED:
+            return changed_signature(self.field)
+        code = str((self.rejection or {}).get("code", "")) if verdict is Verdict.ACCEPTS else ""
+        return Signature(verdict, code, self.rules[0] if self.rules else "")
 
     @property
     def cause(self) -> int:
@@ -98,13 +143,18 @@ class Divergence:
             return "legal-action sets differ: " + "; ".join(parts)
         if self.kind in ("rejected", "probe"):
             return f"the engine accepted {compact(self.action)}; the reference rejects it: {self.rejection}"
+        if self.kind == "changed":
+            said = (self.engine_rejection or {}).get("message", "")
+            return (f"the engine rejected {compact(self.action)} (its message: {said!r}) but changed its state first, "
+                    f"at {self.field}; the reference rejects it with {(self.rejection or {}).get('code')} and "
+                    "changes nothing (DEC-4)")
         return f"the engine rejected {compact(self.action)}; the reference accepts it"
 
     def to_json(self) -> JSON:
         return {
             "kind": self.kind, "step": self.step, "action": self.action, "field": self.field,
             "missing": self.missing[:5], "extra": self.extra[:5], "rejection": self.rejection,
-            "rules": list(self.rules),
+            "engine_rejection": self.engine_rejection, "rules": list(self.rules),
         }
 
 
@@ -127,6 +177,18 @@ class Failure:
     scenario_note: str = ""
     fault_details: dict[str, Any] = _field(default_factory=dict)
     """What the engine fault that ended the game adds to the result's details (a capability it contradicted)."""
+    signature: Signature | None = None
+    """The known cause this failure is (set where it was raised; see :attr:`known_as`)."""
+
+    @property
+    def known_as(self) -> Signature:
+        """The signature that sets this failure's cause aside once it is reported: the one it was raised with, the
+        divergence's for a lock-step failure, else the invariant and its rule."""
+        if self.signature is not None:
+            return self.signature
+        if self.mode == "lockstep" and self.divergence is not None:
+            return self.divergence.signature
+        return Signature(Verdict.OTHER, self.invariant, self.rule)
 
     @property
     def rule(self) -> str:

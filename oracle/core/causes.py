@@ -31,6 +31,10 @@ class Verdict(str, Enum):
     """The engine answered ``unsupported`` to the call of a capability (``field``) its handshake declares (PROTO-2)."""
     OTHER_CODE = "other-code"
     """Both reject, the engine with ``code``, the reference with ``reference_code``."""
+    CHANGED_THEN_REJECTED = "changed-then-rejected"
+    """Both reject an answer to a ``kind`` decision, the reference with ``code``, but the engine changed its state (at
+    ``field``) before rejecting it (DEC-4); ``rule`` is the reference's rejection rule, ``engine_message`` the
+    engine's own rejection."""
     OTHER = "other"
     """A failure the oracle cannot place more precisely (grouped by suite and rule)."""
 
@@ -42,6 +46,7 @@ _TITLES = {
     Verdict.FAULT: "engine {kind} in {field}",
     Verdict.CONTRADICTS: "declares the capability {field} but answers it unsupported",
     Verdict.OTHER_CODE: "rejected with {code} where the reference rejects with {reference_code} ({kind})",
+    Verdict.CHANGED_THEN_REJECTED: "changed {field} before rejecting where the reference rejects with {code} ({kind})",
     Verdict.OTHER: "{kind}: {field}",
 }
 
@@ -138,6 +143,14 @@ def rejected_legal(action: JSON, engine_code: str) -> CauseFacts:
 
 def other_code(action: JSON, engine_code: str, reference_code: str) -> CauseFacts:
     return CauseFacts(Verdict.OTHER_CODE, decision_kind(action.get("type")), engine_code, reference_code)
+
+
+def changed_then_rejected(action: JSON, reference: JSON, engine: JSON, path: str) -> CauseFacts:
+    """Both rejected ``action``, ``reference`` and ``engine`` their rejections, but the engine's state changed at
+    ``path`` (DEC-4): under the reference's rejection rule, with the engine's own message."""
+    return CauseFacts(Verdict.CHANGED_THEN_REJECTED, decision_kind(action.get("type")), str(reference.get("code", "")),
+                      field=field_pattern(path), rule=str(reference.get("rule", "")),
+                      engine_message=str(engine.get("message", "")))
 
 
 def differs_after(action: JSON | None, path: str) -> CauseFacts:
