@@ -409,13 +409,12 @@ class Known:
         state); a fault of the reference or a property of the engine as a program switches its check off; any other
         failure's cause is set aside (:attr:`~vale_invariants.trace.Failure.known_as`)."""
         divergence = failure.divergence
-        if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 \
-                and not self.setup_known:
-            self.setup_known = True
-        elif failure.invariant in SWITCHED_OFF:
+        if failure.invariant in SWITCHED_OFF:
             self.disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
-        else:
-            self.causes.add(failure.known_as)
+            return
+        if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0:
+            self.setup_known = True
+        self.causes.add(failure.known_as)
 
 
 def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,

@@ -25,6 +25,7 @@ from vale_invariants.actions import (
     PROBE_CORRUPT,
     PROBE_PROTOCOL,
     PROBE_UNLISTED,
+    action_key,
     greedy,
 )
 from vale_invariants.catalog import ENGINE_FAULT, INVARIANTS, LOCKSTEP
@@ -156,6 +157,9 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
                     after, pending_after, undrivable = self._reread(step)
             self._roundtrip(after, step)
             self.decisions_played, self.positions_reached = step, step + 1
+            if not self.undone_now:
+                self.undone.clear()
+            self.undone_now = False
             if self.keep_copies:
                 self.history.append(after if after is not None else pending_after)
             snapshot, pending = after, pending_after
@@ -214,6 +218,10 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         self._check_listed(pending, legal, step)
         if self.reference is not None:
             self._compare_legal(pending, legal, step)
+        if self.undone:
+            legal = [a for a in legal if action_key(a) not in self.undone]
+            if not legal:
+                self.end("every listed action was an illegal one the engine accepted, already set aside")
         n = len(legal)
         x = self.draw(0, 2 * n * PROBE_SLOTS - 1)
         c = x % (2 * n)

@@ -15,6 +15,7 @@ from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
 from oracle.engines.harness import EngineTimeout, Subject, where_raised
 from oracle.reference import ReferenceEngine
+from vale_invariants.actions import Key, action_key
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
 from vale_invariants.checks import Finding
 from vale_invariants.game_choices import Chooser
@@ -58,9 +59,12 @@ class RunnerCore:
         self.decisions_played = 0
         self.reloaded = False
         """The engine was loaded with the reference's position during this step (:meth:`adopt`)."""
+        self.undone: set[Key] = set()
+        """The illegal actions the engine accepted at the current position and went back from (not chosen again)."""
+        self.undone_now = False
         self.replayable: int | None = None
-        """The trace actions a replay can reproduce (None: all): the engine was loaded with the reference's position
-        after them."""
+        """The positions of ``history`` a replay of the trace can reproduce (None: all): the engine was loaded with
+        the reference's position after them."""
 
     @property
     def subject(self) -> Subject:
@@ -144,15 +148,21 @@ class RunnerCore:
         if divergence.kind == "legal":
             return
         what = f"the set-aside divergence at step {divergence.step} ({divergence.signature})"
-        if divergence.kind in ("probe", "changed"):
-            self.go_back(before, divergence.reference_decision, what)
+        if divergence.kind in ("probe", "changed") or (divergence.kind == "rejected"
+                                                       and self.subject.handshake.can("load")):
+            self.go_back(before, divergence.reference_decision, what, undone=divergence.kind == "rejected")
         else:
             self.adopt(what)
 
-    def go_back(self, position: JSON | None, pending: JSON | None, what: str) -> None:
+    def go_back(self, position: JSON | None, pending: JSON | None, what: str, undone: bool = False) -> None:
         """Resume from the last position both engines share, after the engine accepted a set-aside illegal action
         (or changed its state rejecting it): the engine loads ``position`` (its own snapshot from before, or the
-        reference's) and must ask ``pending`` again. The game ends when it cannot."""
+        reference's) and must ask ``pending`` again. The game ends when it cannot. ``undone``: the action was one of
+        the game's steps (in the trace), which a replay of the trace can no longer follow past this point.
+
+        The engine goes back rather than the reference taking the engine's state: that state is one the rules
+        forbid (a card too many in an area, stones gained from a negative payment), and going on from it only shows
+        the same deviation again in other places."""
         if position is None and self.reference is not None:
             position = self.reference.export()
         if position is None:
@@ -168,6 +178,13 @@ class RunnerCore:
             self.end(f"{what}: after loading the position before it the engine asks {show_decision(back)}, "
                      f"not {show_decision(pending)}")
         self.stats.restored += 1
+        if undone:
+            self.resync_point = (len(self.trace.actions), position)
+            self.reloaded = True
+            if self.replayable is None:
+                self.replayable = len(self.history)
+            self.undone.add(action_key(self.trace.actions[-1]))
+            self.undone_now = True
 
     def adopt(self, what: str) -> None:
         """After a set-aside divergence in the game's own steps: the reference takes the engine's state (export,
@@ -206,7 +223,7 @@ class RunnerCore:
         self.resync_point = (len(self.trace.actions), position)
         self.reloaded = True
         if self.replayable is None:
-            self.replayable = len(self.trace.actions)
+            self.replayable = len(self.history)
         self.stats.restored += 1
 
     def apart(self, reference: ReferenceEngine) -> str:

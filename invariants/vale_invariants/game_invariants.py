@@ -123,8 +123,8 @@ class InvariantChecks(RunnerCore):
                 twin.new_game(self.trace.setup)
             else:
                 twin.load_snapshot(self.trace.start)
-            replayed = self.trace.actions if self.replayable is None else self.trace.actions[:self.replayable]
-            for index, action in enumerate([None, *replayed]):
+            replayed = [None, *self.trace.actions]
+            for index, action in enumerate(replayed if self.replayable is None else replayed[:self.replayable]):
                 self._arm("replay")
                 if action is not None and not twin.apply(action)["accepted"]:
                     self._raise(Finding("INV-DETERMINISM", "SETUP-1", f"replaying the game, action {index} "

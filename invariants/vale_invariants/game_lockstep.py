@@ -72,6 +72,7 @@ class LockstepComparison(RunnerCore):
             if not verdict.get("accepted"):
                 rejection = verdict.get("rejection") or {}
                 self.diverged(self._located(Divergence("rejected", step - 1, action, rejection=rejection,
+                                                       reference_decision=reference.decision(),
                                                        rules=dedupe_rules([str(rejection.get("rule", "")),
                                                                            "DEC-2"]))))
                 return

@@ -56,14 +56,20 @@ class Signature:
     sets it apart, and the blamed rule (the first rule). A cause reported once is set aside by its signature, and
     the run looks for the next one (docs/invariants.md, "Known causes").
 
-    An engine that changes its state whenever it rejects is one cause whatever it rejects: a rejection that changed
-    the state is known by the field that changed, not by the reference's reason to reject."""
+    The signature is the verdict pair, coarser than a report's cause, because one deviation shows in many places
+    once the games go on past it: an engine that gives change ends in other stones, another score or another draw
+    pile, after a summon, a removal or a price paid, depending on the cards in play. So a state or decision that
+    differs is one known cause, whatever differs (the run then looks for divergences of the other kinds); an
+    illegal answer accepted is known by the reference's rejection code and rule (a wrong kind of answer and a
+    malformed payment are two causes); a rejection that changed the state by what changed (an engine that changes
+    its state whenever it rejects is one cause whatever it rejects)."""
 
     verdict: Verdict
     code: str
-    """The reference's rejection code (ACCEPTS), the changed field without indices (CHANGED_THEN_REJECTED), the
+    """The reference's rejection code (ACCEPTS), what changed (CHANGED_THEN_REJECTED: ``players[*].stones``), the
     invariant's name (OTHER), else ''."""
     rule: str
+    """The blamed rule ('' for DIFFERS: which rule a difference points at depends on the cards in play)."""
 
     def __str__(self) -> str:
         return "/".join(part or "-" for part in (self.verdict.value, self.code, self.rule))
@@ -77,8 +83,9 @@ DIVERGENCE_VERDICTS = {
 
 
 def changed_signature(field: str) -> Signature:
-    """The known cause of a rejection that changed the engine's state at ``field`` (DEC-4)."""
-    return Signature(Verdict.CHANGED_THEN_REJECTED, field_pattern(field), "DEC-4")
+    """The known cause of a rejection that changed the engine's state at ``field`` (DEC-4), by what changed to the
+    second level (``players[*].stones``: the stones taken are one cause whatever their colour)."""
+    return Signature(Verdict.CHANGED_THEN_REJECTED, ".".join(field_pattern(field).split(".")[:2]), "DEC-4")
 
 
 @dataclass
@@ -120,6 +127,8 @@ class Divergence:
             else DIVERGENCE_VERDICTS.get(self.kind, Verdict.OTHER)
         if verdict is Verdict.CHANGED_THEN_REJECTED:
             return changed_signature(self.field)
+        if verdict is Verdict.DIFFERS:
+            return Signature(verdict, "", "")
         code = str((self.rejection or {}).get("code", "")) if verdict is Verdict.ACCEPTS else ""
         return Signature(verdict, code, self.rules[0] if self.rules else "")
 

@@ -34,10 +34,11 @@ Positions = Annotated[bool, typer.Option(metavar="",
     help="also start games from random mid-game positions (needs the 'load' capability)")]
 ShrinkTime = Annotated[float, typer.Option(metavar="SECONDS",
     help="seconds allowed to shrink each failure (0: do not shrink)")]
-MaxFailures = Annotated[int, typer.Option(metavar="N", help="stop after this many failures")]
+MaxFailures = Annotated[int, typer.Option(metavar="N",
+    help="stop after this many failures (each sets its cause aside, so the next is of another cause)")]
 SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
-    help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
-    "re-synchronised from the engine's export, and the comparison goes on")]
+    help="a rule id of a known cause (repeatable): what is blamed on it (an accepted illegal probe included) is "
+    "counted, the engines are re-synchronised, and the games go on")]
 Timeout = Annotated[float, typer.Option(metavar="SECONDS", help="seconds allowed for each engine call")]
 StartTimeout = Annotated[float, typer.Option(metavar="SECONDS",
     help="seconds an engine may take to start: create and the handshake (more than 0)")]

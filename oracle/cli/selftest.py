@@ -126,7 +126,8 @@ def plan_for(name: str) -> Plan | None:
         if known is None:
             problem = f"BROKEN_RULE {rule!r} is not in the rules catalogue"
             return Plan(name, impl, Expect.CAUGHT, rule=rule, problem=problem)
-        return Plan(name, impl, Expect.CAUGHT, ("--suite", known.checked_by or "scenarios", "--rule", rule), rule=rule)
+        suite = str(getattr(engine, "CAUGHT_BY", "")) or known.checked_by or "scenarios"
+        return Plan(name, impl, Expect.CAUGHT, ("--suite", suite, "--rule", rule), rule=rule)
     if getattr(engine, "CHECKS_NOTHING", False):
         return Plan(name, impl, Expect.CHECKS_NOTHING)
     return Plan(name, impl, Expect.PASSES)

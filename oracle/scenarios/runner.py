@@ -419,7 +419,7 @@ class _Run:
             where = changed.path if changed is not None else "(state)"
             detail = f"{where} changed from {show(changed.expected)} to {show(changed.actual)}" if changed else ""
             raise self.stop(Outcome.FAIL, expected=f"{wanted}, the state unchanged (DEC-4)",
-                            cause=changed_then_rejected(action, step.reject, rejection, where),
+                            cause=changed_then_rejected(action, step.reject, rejection, where.removeprefix("state.")),
                             actual=f"{got}, and {detail or 'the state changed'}",
                             message=f"the engine changed the state, then rejected {describe_action(action)}",
                             rules=(rule, "DEC-4"))

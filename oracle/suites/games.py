@@ -175,6 +175,8 @@ class _Game:
         self.started = time.perf_counter()
         self.step = 0
         self.played: list[JSON] = []
+        self.set_aside = 0
+        """Refusals of listed actions blamed on a ``--set-aside`` rule, past which the game went on."""
 
     def result(self, outcome: Outcome, **kw: Any) -> list[CheckResult]:
         return [CheckResult(self.suite, self.check.id, self.check.title, outcome, step=self.step or None,
@@ -186,6 +188,27 @@ class _Game:
         doc = random_game_scenario(self.suite, game.label, rules, self.unit.reproduce, game.setup(), self.played,
                                    note)
         return scenario_details(doc, _save_dir(self.context))
+
+    def apply(self, subject: Subject, pending: JSON, rng: random.Random) -> tuple[JSON, JSON]:
+        """A listed action chosen at random, applied: the action and the engine's answer. A refusal blamed on a rule
+        ``--set-aside`` names (a known cause) is counted, and another listed action is tried instead."""
+        known = self.context.options.set_aside
+        action = choose_action(subject, pending, rng)
+        refused: list[JSON] = []
+        while True:
+            applied = subject.apply(action)
+            rejection = applied.get("rejection") or {}
+            if applied["accepted"] or (str(rejection.get("rule", "")) or "DEC-2") not in known:
+                self.played.append(action)
+                return action, applied
+            self.set_aside += 1
+            refused.append(action)
+            others = [a for a in subject.legal_actions() if a not in refused] \
+                if pending.get("kind") != "shuffle" else []
+            if not others:
+                self.played.append(action)
+                return action, applied
+            action = others[rng.randrange(len(others))]
 
     def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
         """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
@@ -211,9 +234,7 @@ class _Game:
                                        actual=f"still going, stalled at {where_stalled(subject, pending)}",
                                        message=f"no end after {MAX_STEPS} decisions")
                 self.step += 1
-                action = choose_action(subject, pending, rng)
-                self.played.append(action)
-                applied = subject.apply(action)
+                action, applied = self.apply(subject, pending, rng)
                 if not applied["accepted"]:
                     rejection = applied["rejection"]
                     rules = (str(rejection.get("rule", "")) or "DEC-2",)
@@ -250,7 +271,8 @@ def _run_random_play(unit: Unit[GamePlan], context: RunContext) -> list[CheckRes
         return failed
     if not game.step:
         return game.result(Outcome.INCOMPLETE, rules=game.check.rules, message=NO_DECISION, details={"decisions": 0})
-    return game.result(Outcome.PASS, rules=game.check.rules, details={"decisions": game.step})
+    aside = {"set_aside": game.set_aside} if game.set_aside else {}
+    return game.result(Outcome.PASS, rules=game.check.rules, details={"decisions": game.step, **aside})
 
 
 # ---------------------------------------------------------------------------------------------- round trip

@@ -8,7 +8,11 @@ Options read from :class:`~oracle.suites.registry.CheckOptions`: ``seed``, ``pla
 * ``games`` (default 2): games per game mode the engine declares;
 * ``seconds`` (default 60): the time budget; checks cut short by it are ``incomplete``;
 * ``mode`` (``both``, ``invariants`` or ``lockstep``; default ``both``);
-* ``shrink_seconds`` (default 3): the budget of shrinking each failure.
+* ``shrink_seconds`` (default 3): the budget of shrinking each failure;
+* ``causes`` (``--max-causes``, default 20): the failures the run looks for, each of another cause (the ones
+  found are set aside, and the games go on past them).
+
+and ``set_aside`` (``--set-aside``): rules of known causes, set aside from the start.
 
 ``oracle fuzz`` runs the same unit with a configuration of its own (:func:`fuzz_unit`).
 """
@@ -37,6 +41,8 @@ def fuzz_config(options: CheckOptions) -> FuzzConfig:
         players=options.players,
         mode=fuzz.mode,
         shrink_seconds=fuzz.shrink_seconds,
+        max_failures=fuzz.causes,
+        set_aside=options.set_aside,
         timeout=options.timeout,
         start_timeout=options.start_timeout,
         save_failures=options.save_failures / "invariants" if options.save_failures is not None else None,

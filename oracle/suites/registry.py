@@ -52,6 +52,8 @@ class FuzzOptions:
     seconds: float = 60.0
     mode: str = "both"
     shrink_seconds: float = 3.0
+    causes: int = 20
+    """``--max-causes``: the failures (each of another cause: the ones found are set aside) the run looks for."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ class CheckOptions:
     variants: tuple[tuple[str, str], ...] = ()
     """``--variant``: the rule variants the reference under check declares and plays (its ``--impl`` is then
     ``oracle.reference.declared:RULE=VALUE,...``)."""
+    set_aside: tuple[str, ...] = ()
+    """``--set-aside``: rules of known causes, which the invariants suite and random play go on past."""
 
 
 @dataclass(frozen=True)
