@@ -10,8 +10,9 @@ from oracle.reference import ReferenceEngine
 from vale_invariants.actions import action_key, keys_of
 from vale_invariants.catalog import LOCKSTEP
 from vale_invariants.checks import Finding, ReferenceView
-from vale_invariants.game_core import RunnerCore, dedupe_rules
+from vale_invariants.game_core import dedupe_rules
 from vale_invariants.game_probes import KNOWN_CODES, accepted_signature, changed_finding
+from vale_invariants.game_resync import Resynchronising
 from vale_invariants.guards import Probe, applicable, guard_probes, stone_values
 from vale_invariants.lockstep import reference_rejection
 from vale_invariants.trace import Divergence, compact
@@ -20,7 +21,7 @@ GUARDS = "INV-DECISION-GUARDS"
 KINDS = {k.value: k for k in DecisionKind}
 
 
-class DecisionGuards(RunnerCore):
+class DecisionGuards(Resynchronising):
     """DEC-1, DEC-2, DEC-4 for every decision kind: each illegal answer is rejected with a known code, and the state
     and the pending decision stay as they were. Every probe of the battery is sent: a failure of a known cause is
     counted and the engine goes back to the position before it, so the probes after it still run."""

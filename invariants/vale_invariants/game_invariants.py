@@ -10,7 +10,8 @@ from oracle.core.protocol import ANSWERS, DecisionKind
 from oracle.core.results import Outcome
 from vale_invariants import checks
 from vale_invariants.checks import Finding, ReferenceView
-from vale_invariants.game_core import RunnerCore, StopGame, dedupe_rules
+from vale_invariants.game_core import StopGame, dedupe_rules
+from vale_invariants.game_resync import Resynchronising
 from vale_invariants.lockstep import (
     first_state_difference,
     missing_rules,
@@ -18,7 +19,7 @@ from vale_invariants.lockstep import (
 from vale_invariants.trace import Divergence, compact
 
 
-class InvariantChecks(RunnerCore):
+class InvariantChecks(Resynchronising):
     """Checks of the engine under test alone, each counted under its invariant's name when it is active."""
 
     def _check_listed(self, pending: JSON, legal: list[JSON], step: int) -> None:

@@ -14,7 +14,8 @@ from vale_invariants.actions import (
 )
 from vale_invariants.catalog import LOCKSTEP
 from vale_invariants.checks import Finding, ReferenceView
-from vale_invariants.game_core import RunnerCore, StopGame, dedupe_rules
+from vale_invariants.game_core import StopGame, dedupe_rules
+from vale_invariants.game_resync import Resynchronising
 from vale_invariants.lockstep import (
     missing_rules,
     reference_rejection,
@@ -54,7 +55,7 @@ def changed_finding(invariant: str, what: str, result: JSON, rejection: JSON | N
                    signature=changed_signature(where))
 
 
-class Probes(RunnerCore):
+class Probes(Resynchronising):
     """Trying an illegal action on the engine under test (and on the reference, in lock-step mode)."""
 
     def _probe(self, category: int, pending: JSON, snapshot: JSON | None, legal: list[JSON], salt: int,
