@@ -420,8 +420,9 @@ class Known:
 def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
                       timeout: float = 5.0) -> Divergence | None:
     """Replay a failure's choices in lock-step with the reference: the divergence behind it, if any. For an invariant
-    failure, divergences caused by earlier actions are set aside (the reference is re-synchronised from the engine),
-    so the scenario pins what broke at the failing step, not the first difference on the way."""
+    failure, divergences caused by earlier actions are set aside, of every kind (the engines are re-synchronised), so
+    the scenario pins what broke at the failing step, not the first difference on the way (a cause the run had set
+    aside, there, included); one at the failing step is found even when its cause is known."""
     settings = GameSettings(factory, impl, (failure.trace.setup["players"],), frozenset({LOCKSTEP.name}), True,
                             timeout, max_steps=len(failure.trace.actions) + 1,
                             positions=failure.trace.positions, modes=failure.trace.modes, scarce=failure.trace.scarce,

@@ -14,9 +14,6 @@ from vale_invariants.game_core import RunnerCore, StopGame
 from vale_invariants.lockstep import decision_difference, first_state_difference
 from vale_invariants.trace import Divergence, Signature, show_decision
 
-RESYNCED = frozenset({"state", "decision", "legal", "rejected"})
-"""The divergence kinds a replay sets aside before the step it is after (and the set-up deviation, once known)."""
-
 
 class Resynchronising(RunnerCore):
     """What the checks of a game do with a divergence of a known cause."""
@@ -34,9 +31,7 @@ class Resynchronising(RunnerCore):
         the engine's state, or else the engine the reference's. Where neither can be done the game ends, and
         the run counts why (``Stats.ended``)."""
         settings = self.settings
-        replaying = (divergence.kind in RESYNCED
-                     and ((settings.setup_known and divergence.cause < 0)
-                          or divergence.cause < settings.resync_until - 1))
+        replaying = (settings.setup_known and divergence.cause < 0) or divergence.cause < settings.resync_until - 1
         if replaying:
             self.stats.set_aside[divergence.rules[0] if divergence.rules else divergence.kind] += 1
         elif not self.aside(divergence.signature, divergence.rules):
