@@ -167,8 +167,8 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         self._determinism(step)
 
     def _reread(self, step: int) -> tuple[JSON | None, JSON | None, str]:
-        """The engine's snapshot and decision after it was loaded with the reference's position
-        (:meth:`~vale_invariants.game_core.RunnerCore.adopt`), and why the decision is undrivable ('' if it is not)."""
+        """The engine's snapshot and decision after it was loaded with another position
+        (:mod:`vale_invariants.game_resync`), and why the decision is undrivable ('' if it is not)."""
         self.reloaded = False
         try:
             snapshot = self._export(step)

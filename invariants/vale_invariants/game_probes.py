@@ -48,9 +48,10 @@ def changed_finding(invariant: str, what: str, result: JSON, rejection: JSON | N
     engine = result.get("rejection") or {}
     reference = rejection or {}
     rule = str(reference.get("rule", "")) or "DEC-4"
+    code = reference.get("code")
     return Finding(invariant, rule, f"the engine changed its state (first difference at {where}), then rejected "
                    f"{what} with {engine.get('code')}: {engine.get('message', '')!r}",
-                   f"rejected {reference.get('code', '')} and the state unchanged (DEC-4)".replace("  ", " "),
+                   f"rejected{f' {code}' if code else ''}, the state unchanged (DEC-4)",
                    f"rejected {engine.get('code')} after {where} changed", extra_rules=("DEC-4",),
                    signature=changed_signature(where))
 
