@@ -101,7 +101,8 @@ class _RoundsFractionalStones(ReferenceEngine):
 
 
 class _RejectionForgetsTheChoice(ReferenceEngine):
-    """Rejecting a wrong-player answer to a choose-player decision rounds the pending decision's prompt off."""
+    """Rejecting a wrong-player answer to a choose-player decision rounds the pending decision's prompt off (DEC-4,
+    filed under the reference's rejection of the answer: DEC-1)."""
 
     def decision(self) -> JSON | None:
         pending = super().decision()
@@ -119,7 +120,7 @@ class _RejectionForgetsTheChoice(ReferenceEngine):
     (_EndTurnWhileKeeping, "DEC-2", Outcome.ILLEGAL_ACCEPTED),
     (_AnyoneChoosesOptions, "DEC-1", Outcome.ILLEGAL_ACCEPTED),
     (_RoundsFractionalStones, "DEC-2", Outcome.ILLEGAL_ACCEPTED),
-    (_RejectionForgetsTheChoice, "DEC-4", Outcome.FAIL),
+    (_RejectionForgetsTheChoice, "DEC-1", Outcome.FAIL),
 ])
 def test_a_missing_guard_is_caught(engine: type[ReferenceEngine], rule: str, outcome: Outcome) -> None:
     report = _fuzz(engine)

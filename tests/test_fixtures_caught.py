@@ -31,6 +31,7 @@ FIXTURES = {
     "vale_fixtures.discards_sorted": "EFF-8",
     "vale_fixtures.simultaneous_discards_undeclared": "EFF-8",
     "vale_fixtures.loki_every_family_undeclared": "ART-11",
+    "vale_fixtures.pays_then_rejects": "DEC-4",
 }
 
 

@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 import vale_fixtures
 from oracle.cli.fuzz import fuzz_command, parse_players
+from oracle.core.causes import Verdict
 from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
 from oracle.core.rules import rules
@@ -56,6 +57,8 @@ CAUGHT_BY: dict[str, tuple[tuple[str, ...], int]] = {
     "kappa_own_summon": (("lockstep",), 0),
     "eternity_not_self": (("lockstep",), 1),
     "fixed_active_order": (("lockstep",), 0),
+    "negative_stone_counts": (("invariants", "lockstep"), 0),
+    "pays_then_rejects": (("invariants", "lockstep"), 0),
     "same_artifact_twice": (("lockstep",), 1),
     "pegasus_lowers_fixed_cost": (("lockstep",), 3),
     "ends_at_once_undeclared": (("lockstep",), 3),
@@ -74,6 +77,11 @@ NOT_REACHED: dict[str, str] = {
     "hydra_draws_from_nothing": "needs Hydra summoned while both the draw pile and the discard pile are empty",
     "tile_kept_after_return": "not caught in the test's 81 games (27 per mode); the ART-6 scenario pins it",
 }
+NOT_WRITABLE: dict[str, str] = {
+    "negative_stone_counts": "less than the minimum of 0",
+}
+"""Fixtures whose counterexample a scenario file cannot hold, and the reason the scenario schema gives (a stone count
+below zero)."""
 FIXTURE_GAMES = 27
 """Games per game mode (81 in all on an engine declaring the expansion and the artifacts)."""
 
@@ -154,6 +162,8 @@ def test_fixture_engine_is_caught_with_its_rule(name: str, mode: str, tmp_path: 
     assert failed[0].details["trace"]["actions"] == failure.trace.actions
     if failure.scenario:
         _check_saved_scenario(Path(failure.scenario), impl)
+    elif name in NOT_WRITABLE:
+        assert NOT_WRITABLE[name] in failure.scenario_note
     elif failure.mode == "lockstep" and not (failure.step == 0 and failure.trace.start is None):
         pytest.fail(f"no scenario was written for {failure.message}: {failure.scenario_note}")
 
@@ -265,7 +275,6 @@ class _Nondeterministic(ReferenceEngine):
 
 
 @pytest.mark.parametrize(("engine", "invariant", "rule"), [
-    (_RejectionScores, "INV-ILLEGAL-REJECTED", "DEC-4"),
     (_NoRotation, "INV-PROGRESS", "ROUND-2"),
     (_DuplicateOnSell, "INV-CONSERVATION", "SETUP-1"),
     (_LoadForgetsScores, "INV-ROUNDTRIP", "PROTO-1"),
@@ -274,6 +283,16 @@ class _Nondeterministic(ReferenceEngine):
 def test_invariant_catches_a_broken_engine(engine: type[ReferenceEngine], invariant: str, rule: str) -> None:
     report = _fuzz(engine, engine.__name__, games=6, mode="invariants", invariants=(invariant,))
     assert [(f.invariant, f.rule) for f in report.failures] == [(invariant, rule)], _describe(report)
+
+
+def test_a_rejection_that_changes_the_state_is_filed_under_the_reference_rejection_rule() -> None:
+    report = _fuzz(_RejectionScores, "scores", games=6, mode="invariants", invariants=("INV-ILLEGAL-REJECTED",))
+    assert ["INV-ILLEGAL-REJECTED"] == [f.invariant for f in report.failures], _describe(report)
+    failure = report.failures[0]
+    assert Verdict.CHANGED_THEN_REJECTED == failure.known_as.verdict
+    assert "DEC-4" == failure.rules[-1]
+    assert "DEC-4" != failure.rules[0]
+    assert "then rejected" in failure.message
 
 
 def test_a_failure_is_shrunk_to_a_short_trace() -> None:
@@ -473,8 +492,9 @@ def _cli_invariants() -> list[str]:
 
 
 def test_cli_saves_a_failure_and_exits_one(tmp_path: Path) -> None:
-    result = _cli("--impl", "vale_fixtures.no_holding_limit", "--games", "3", "--mode", "lockstep",
-                  "--shrink-examples", "0", "--save-failures", str(tmp_path), "--junit-xml", str(tmp_path / "j.xml"))
+    result = _cli("--impl", "vale_fixtures.no_holding_limit", "--games", "3", "--mode", "lockstep", "--max-failures",
+                  "1", "--shrink-examples", "0", "--save-failures", str(tmp_path), "--junit-xml",
+                  str(tmp_path / "j.xml"))
     assert result.exit_code == 1, result.output
     assert "LOCKSTEP (LIMIT-1" in result.output
     saved = list(tmp_path.glob("*.toml"))

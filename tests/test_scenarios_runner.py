@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
 from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
 from oracle.core.results import CheckResult, Outcome
@@ -201,12 +202,18 @@ def test_an_engine_refusing_a_legal_action_is_wrongly_rejected_and_names_its_rul
     assert want_actual == result.actual
 
 
-def test_a_rejection_that_changes_the_state_fails_dec_4() -> None:
+def test_a_rejection_that_changes_the_state_fails_and_is_blamed_on_dec_4() -> None:
     result = run(SUPERFLUOUS, ChangesThenRejects)
-    expected = (Outcome.FAIL, 1, ("PAY-3", "DEC-4"), "the state unchanged by a rejected action (DEC-4)")
+    expected = (Outcome.FAIL, 1, ("PAY-3", "DEC-4"),
+                "rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3), the state unchanged (DEC-4)")
     assert expected == (result.outcome, result.step, result.rules, result.expected)
-    want_actual = "state.players[0].score changed from 0 to 1"
-    assert want_actual == result.actual
+    assert result.actual.startswith("rejected with PAYMENT_SUPERFLUOUS_STONE (PAY-3): pays ")
+    assert result.actual.endswith(", and state.players[0].score changed from 0 to 1")
+    facts = CauseFacts.from_json(result.details[CAUSE_KEY])
+    assert facts is not None
+    expected_facts = (Verdict.CHANGED_THEN_REJECTED, "action", "PAYMENT_SUPERFLUOUS_STONE", "players[*].score", "DEC-4")
+    assert expected_facts == (facts.verdict, facts.kind, facts.code, facts.field, facts.rule)
+    assert facts.engine_message.startswith("pays ")
 
 
 def test_a_rejection_with_another_code_fails() -> None:

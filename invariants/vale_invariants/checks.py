@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from oracle.core.causes import Verdict
 from oracle.core.json_types import JSON
 from oracle.core.model import Stones
 from oracle.core.results import Outcome
@@ -17,6 +18,7 @@ from oracle.reference import ReferenceEngine
 from oracle.reference.effects import load_handlers
 from oracle.reference.effects.registry import TRIGGERED
 from oracle.reference.payment import check_payment
+from vale_invariants.trace import Signature
 
 PHASE_INDEX = {"hunting": 0, "action": 1, "resolution": 2}
 GAME_OVER = "game_over"
@@ -33,10 +35,16 @@ class Finding:
     actual: str = ""
     outcome: Outcome = Outcome.FAIL
     extra_rules: tuple[str, ...] = ()
+    signature: Signature | None = None
+    """The known cause this finding is, when it is more than its invariant and rule (an illegal action accepted)."""
 
     @property
     def rules(self) -> tuple[str, ...]:
         return (self.rule, *[r for r in self.extra_rules if r != self.rule]) if self.rule else self.extra_rules
+
+    @property
+    def known_as(self) -> Signature:
+        return self.signature or Signature(Verdict.OTHER, self.invariant, self.rule)
 
 
 class ReferenceView:

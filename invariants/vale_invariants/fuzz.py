@@ -14,7 +14,9 @@ How the search is made deterministic and bounded:
 * while shrinking, only the failing invariant (or lock-step comparison) is checked, so attempts are
   cheap and the shrinker cannot wander to another bug; the choices drawn are the same either way.
 
-After a failure the run goes on with that invariant (or lock-step) switched off, up to ``max_failures``.
+After a failure the run goes on, up to ``max_failures``: its cause is set aside (:class:`Known`), so the games that
+follow count it and look for the next cause; a property of the engine as a program (a snapshot that changes, a
+round trip, a replay) and a fault of the reference switch their check off instead.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTE
 from vale_invariants.forcing import force_missing_kinds, unprobed
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
 from vale_invariants.game_guards import GUARDS
-from vale_invariants.trace import Divergence, Failure, Violation
+from vale_invariants.trace import Divergence, Failure, Signature, Violation
 
 if TYPE_CHECKING:
     from hypothesis import strategies as st
@@ -51,6 +53,8 @@ MODES = ("both", "invariants", "lockstep")
 ALL_MODES = ("base", "expansion", "artifacts")
 # Properties of the engine as a program, not rules of the game: no scenario can show them.
 ENGINE_PROPERTIES = frozenset({"INV-SNAPSHOT-STABLE", "INV-ROUNDTRIP", "INV-DETERMINISM"})
+SWITCHED_OFF = ENGINE_PROPERTIES | {REFERENCE_FAULT.name, ENGINE_FAULT.name}
+"""The checks a failure switches off for the rest of the run (the others set its cause aside and go on)."""
 SUITE = "invariants"
 
 
@@ -76,8 +80,8 @@ class FuzzConfig:
     positions: bool = True
     modes: tuple[str, ...] = ("base", "expansion", "artifacts")
     set_aside: tuple[str, ...] = ()
-    """Rules of known causes: their lock-step divergences are counted, the reference is re-synchronised from the
-    engine's export, and the comparison goes on to the next cause."""
+    """Rules of known causes: their divergences and findings (blamed on the rule: their first rule) are counted, the
+    engines are re-synchronised, and the games go on to the next cause."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -140,9 +144,13 @@ class FuzzReport:
         (``decisions_seen``, ``positions_seen``)."""
         out: list[CheckResult] = []
         failed: dict[str, Failure] = {}
+        later: list[tuple[str, Failure]] = []
         for failure in self.failures:
             name = LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant
-            failed.setdefault(name, failure)
+            if name in failed:
+                later.append((f"{SUITE}/{failure.invariant}/{len(later) + 2}", failure))
+            else:
+                failed[name] = failure
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
                 "mode": self.config.mode, "forcing_games": self.stats.forcing_games,
                 "kinds_not_probed": list(self.unprobed),
@@ -150,7 +158,9 @@ class FuzzReport:
                 "undrivable_by_kind": dict(sorted(self.stats.undrivable.items())),
                 "undrivable_reasons": dict(sorted(self.stats.undrivable_reasons.items())),
                 "probes_by_kind": {kind.value: n for kind, n in sorted(self.stats.probes.items(),
-                                                                       key=lambda item: item[0].value)}}
+                                                                       key=lambda item: item[0].value)},
+                "set_aside": dict(sorted(self.stats.set_aside.items())), "restored": self.stats.restored,
+                "games_ended_at_a_known_cause": dict(sorted(self.stats.ended.items()))}
         fault = failed.get(ENGINE_FAULT.name)
         cut_short = ""
         if fault is not None:
@@ -184,6 +194,7 @@ class FuzzReport:
                                        duration=self.seconds, details=seen))
         reported = {*self.config.checked, ENGINE_FAULT.name}
         out.extend(self._failure_result(f) for name, f in failed.items() if name not in reported)
+        out.extend(self._failure_result(f, check_id) for check_id, f in later)
         return out
 
     def _seen(self, name: str) -> tuple[int, int]:
@@ -192,7 +203,9 @@ class FuzzReport:
             return self.stats.decisions, self.stats.positions
         return self.stats.decisions_seen.get(name, 0), self.stats.positions_seen.get(name, 0)
 
-    def _failure_result(self, failure: Failure) -> CheckResult:
+    def _failure_result(self, failure: Failure, check_id: str = "") -> CheckResult:
+        """A failure's result, under its invariant's id (the first failure of each), or ``check_id`` (the ones after
+        it: ``invariants/LOCKSTEP/2`` ..., each of another cause)."""
         invariant = describe(failure.invariant)
         reproduce = self.reproduce()
         if failure.scenario:
@@ -205,7 +218,7 @@ class FuzzReport:
             message += f"; against the reference: {failure.divergence.describe()}"
         cards = tuple(sorted({str(a["card"]) for a in failure.trace.actions[-1:] if isinstance(a.get("card"), str)}))
         return CheckResult(
-            SUITE, f"{SUITE}/{failure.invariant}", invariant.text, failure.outcome, rules=failure.rules,
+            SUITE, check_id or f"{SUITE}/{failure.invariant}", invariant.text, failure.outcome, rules=failure.rules,
             cards=cards, step=failure.step, expected=failure.expected, actual=failure.actual, message=message,
             reproduce=reproduce, duration=self.seconds,
             details={"mode": failure.mode, "invariant": failure.invariant, "games": self.stats.games,
@@ -226,7 +239,13 @@ class FuzzReport:
         if self.unprobed:
             games += f" (decision kinds not probed: {', '.join(self.unprobed)})"
         set_aside = ", ".join(f"{rule} {n}" for rule, n in sorted(self.stats.set_aside.items()))
-        aside = f", divergences set aside: {set_aside}" if set_aside else ""
+        aside = f", known causes set aside: {set_aside}" if set_aside else ""
+        if self.stats.restored:
+            aside += f" (the engine went back to a shared position {self.stats.restored} time(s))"
+        ended = sum(self.stats.ended.values())
+        if ended:
+            why, _ = self.stats.ended.most_common(1)[0]
+            aside += f", {ended} game(s) could not go on past a known cause (e.g. {why})"
         stopped = f"; {self.stopped}" if self.stopped else ""
         undrivable = sum(self.stats.undrivable.values())
         if undrivable:
@@ -414,20 +433,42 @@ def _found(game: Callable[[], None], hunt: _Hunt, shrinking: bool) -> Failure | 
 # ---------------------------------------------------------------------------------------------- the run
 
 
-def _settings_for(factory: Callable[[], Any], impl: str, config: FuzzConfig, players: tuple[int, ...],
-                  disabled: set[str], positions: bool, modes: tuple[str, ...], setup_known: bool) -> GameSettings:
-    active = frozenset(n for n in config.checked if n not in disabled)
-    lockstep = LOCKSTEP.name in active
-    return GameSettings(factory, impl, players, active, lockstep, config.timeout, config.start_timeout,
-                        positions=positions, modes=modes,
-                        set_aside=frozenset(config.set_aside), setup_known=setup_known)
+@dataclass
+class Known:
+    """What a run knows after its failures: the checks switched off, whether the set-up deviation was reported, and
+    the causes reported (each set aside in the games after it, so the run looks for the next)."""
+
+    disabled: set[str]
+    setup_known: bool = False
+    causes: set[Signature] = field(default_factory=set)
+
+    def settings(self, factory: Callable[[], Any], impl: str, config: FuzzConfig, players: tuple[int, ...],
+                 positions: bool, modes: tuple[str, ...]) -> GameSettings:
+        active = frozenset(n for n in config.checked if n not in self.disabled)
+        return GameSettings(factory, impl, players, active, LOCKSTEP.name in active, config.timeout,
+                            config.start_timeout, positions=positions, modes=modes,
+                            set_aside=frozenset(config.set_aside), setup_known=self.setup_known,
+                            known=frozenset(self.causes))
+
+    def learn(self, failure: Failure) -> None:
+        """After ``failure`` is reported: the set-up deviation is known once (lock-step then goes on from the engine's
+        state); a fault of the reference or a property of the engine as a program switches its check off; any other
+        failure's cause is set aside (:attr:`~vale_invariants.trace.Failure.known_as`)."""
+        divergence = failure.divergence
+        if failure.invariant in SWITCHED_OFF:
+            self.disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
+            return
+        if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0:
+            self.setup_known = True
+        self.causes.add(failure.known_as)
 
 
 def replay_divergence(failure: Failure, factory: Callable[[], Any], impl: str,
                       timeout: float = 5.0) -> Divergence | None:
     """Replay a failure's choices in lock-step with the reference: the divergence behind it, if any. For an invariant
-    failure, divergences caused by earlier actions are set aside (the reference is re-synchronised from the engine),
-    so the scenario pins what broke at the failing step, not the first difference on the way."""
+    failure, divergences caused by earlier actions are set aside, of every kind (the engines are re-synchronised), so
+    the scenario pins what broke at the failing step, not the first difference on the way (a cause the run had set
+    aside, there, included); one at the failing step is found even when its cause is known."""
     settings = GameSettings(factory, impl, (failure.trace.setup["players"],), frozenset({LOCKSTEP.name}), True,
                             timeout, max_steps=len(failure.trace.actions) + 1,
                             positions=failure.trace.positions, modes=failure.trace.modes, scarce=failure.trace.scarce,
@@ -487,8 +528,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
         report.seconds = time.perf_counter() - started
         return report
     deadline = started + config.seconds if config.seconds is not None else None
-    disabled: set[str] = set(report.unsupported)
-    setup_known = False
+    known = Known(set(report.unsupported))
     batch_index = 0
     report.planned_games = None if config.games is None else config.games * len(modes)
     while True:
@@ -508,7 +548,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
         if deadline is not None and report.stats.games:
             per_game = (now - started) / report.stats.games
             size = max(1, min(size, int((deadline - now) / per_game)))
-        settings = _settings_for(factory, impl, config, players, disabled, positions, playing, setup_known)
+        settings = known.settings(factory, impl, config, players, positions, playing)
         if not settings.active:
             report.stopped = _stopped("with nothing left to check (every check failed or is unsupported)", report)
             break
@@ -517,38 +557,37 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
                         progress)
         batch_index += 1
         if failure is not None:
-            setup_known = _record(report, failure, factory, impl, setup_known, disabled)
+            _record(report, failure, factory, impl, known)
             if failure.invariant == ENGINE_FAULT.name:
                 report.stopped = _stopped(f"by the engine fault at step {failure.step}", report)
                 break
         elif report.stats.games == before:
             break
-    _force(report, factory, impl, players, disabled, positions, modes, setup_known, deadline)
+    _force(report, factory, impl, players, known, positions, modes, deadline)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _force(report: FuzzReport, factory: Callable[[], Any], impl: str, players: tuple[int, ...], disabled: set[str],
-           positions: bool, modes: tuple[str, ...], setup_known: bool, deadline: float | None) -> None:
+def _force(report: FuzzReport, factory: Callable[[], Any], impl: str, players: tuple[int, ...], known: Known,
+           positions: bool, modes: tuple[str, ...], deadline: float | None) -> None:
     """The forcing games of the decision kinds no sampled game probed (:mod:`vale_invariants.forcing`), unless the
     run stopped early; the kinds still unprobed are reported (``kinds_not_probed``)."""
     config = report.config
-    settings = _settings_for(factory, impl, config, players, disabled, positions, modes, setup_known)
+    settings = known.settings(factory, impl, config, players, positions, modes)
     probing = bool({GUARDS, LOCKSTEP.name} & settings.active)
     out_of_time = deadline is not None and time.perf_counter() >= deadline
     if probing and positions and not report.stopped and not out_of_time \
             and len(report.failures) < config.max_failures:
         failure = force_missing_kinds(settings, config.seed, report.stats)
         if failure is not None:
-            _record(report, failure, factory, impl, setup_known, disabled)
+            _record(report, failure, factory, impl, known)
     if probing:
         report.unprobed = tuple(sorted(k.value for k in unprobed(modes, report.stats)))
 
 
-def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], impl: str, setup_known: bool,
-            disabled: set[str]) -> bool:
-    """Compare a failure with the reference, save it, add it to the report and switch off what failed; whether a
-    set-up deviation is now known (it is reported once, then lock-step goes on from the engine's state)."""
+def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], impl: str, known: Known) -> None:
+    """Compare a failure with the reference, save it, add it to the report, and set its cause aside
+    (:meth:`Known.learn`)."""
     from vale_invariants.scenario import save_counterexample
 
     config = report.config
@@ -562,11 +601,7 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
         failure.scenario, failure.trace_file = ("", str(saved.path)) if not saved.scenario else (str(saved.path), "")
         failure.scenario_note = saved.why_not
     report.failures.append(failure)
-    divergence = failure.divergence
-    if failure.invariant == LOCKSTEP.name and divergence is not None and divergence.cause < 0 and not setup_known:
-        return True
-    disabled.add(LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant)
-    return setup_known
+    known.learn(failure)
 
 
 def _next_modes(report: FuzzReport, modes: tuple[str, ...]) -> tuple[tuple[str, ...], int | None]:

@@ -25,6 +25,7 @@ from vale_invariants.actions import (
     PROBE_CORRUPT,
     PROBE_PROTOCOL,
     PROBE_UNLISTED,
+    action_key,
     greedy,
 )
 from vale_invariants.catalog import ENGINE_FAULT, INVARIANTS, LOCKSTEP
@@ -118,6 +119,8 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         self._check_state(None, snapshot, pending, 0)
         if self.reference is not None:
             self._compare_after(None, None, snapshot, pending, 0)
+            if self.reloaded:
+                snapshot, pending, undrivable = self._reread(0)
         self._roundtrip(snapshot, 0)
         self.positions_reached = 1
         self.history.append(snapshot if snapshot is not None else pending)
@@ -151,13 +154,29 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             self._check_step(snapshot, action, after, pending_after, step)
             if self.reference is not None:
                 self._compare_after(action, snapshot, after, pending_after, step)
+                if self.reloaded:
+                    after, pending_after, undrivable = self._reread(step)
             self._roundtrip(after, step)
             self.decisions_played, self.positions_reached = step, step + 1
+            if not self.undone_now:
+                self.undone.clear()
+            self.undone_now = False
             if self.keep_copies:
                 self.history.append(after if after is not None else pending_after)
             snapshot, pending = after, pending_after
         self._arm("replay")
         self._determinism(step)
+
+    def _reread(self, step: int) -> tuple[JSON | None, JSON | None, str]:
+        """The engine's snapshot and decision after it was loaded with another position
+        (:mod:`vale_invariants.game_resync`), and why the decision is undrivable ('' if it is not)."""
+        self.reloaded = False
+        try:
+            snapshot = self._export(step)
+            pending = self.subject.decision()
+        except EngineFault as fault:
+            raise self.fault(ENGINE_FAULT.name, fault, step) from None
+        return snapshot, drivable(pending), undrivable_reason(pending)
 
     def _stop_undrivable(self, pending: JSON, reason: str) -> None:
         """The adapter cannot answer ``pending`` (docs/protocol.md, "Decisions an adapter cannot drive"): the game
@@ -200,6 +219,10 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         self._check_listed(pending, legal, step, snapshot)
         if self.reference is not None:
             self._compare_legal(pending, legal, step)
+        if self.undone:
+            legal = [a for a in legal if action_key(a) not in self.undone]
+            if not legal:
+                self.end("every listed action was an illegal one the engine accepted, already set aside")
         n = len(legal)
         x = self.draw(0, 2 * n * PROBE_SLOTS - 1)
         c = x % (2 * n)

@@ -16,12 +16,14 @@ from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
 from oracle.engines.harness import EngineTimeout, Subject, where_raised
 from oracle.reference import ReferenceEngine
+from vale_invariants.actions import Key
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
 from vale_invariants.checks import Finding
 from vale_invariants.game_choices import Chooser
 from vale_invariants.game_settings import STEP_CALLS, GameSettings, Stats
 from vale_invariants.guards import GuardProbe
-from vale_invariants.trace import Divergence, Failure, Trace, Violation, compact, show_decision
+from vale_invariants.lockstep import decision_difference, first_state_difference
+from vale_invariants.trace import Divergence, Failure, Signature, Trace, Violation, compact, show_decision
 
 
 class RunnerCore:
@@ -53,6 +55,14 @@ class RunnerCore:
         self.positions_reached = 0
         """Positions this game has reached and checked (its start, then one after each decision)."""
         self.decisions_played = 0
+        self.reloaded = False
+        """The engine was loaded with another position during this step (``game_resync``)."""
+        self.undone: set[Key] = set()
+        """The illegal actions the engine accepted at the current position and went back from (not chosen again)."""
+        self.undone_now = False
+        self.replayable: int | None = None
+        """The positions of ``history`` a replay of the trace can reproduce (None: all): the engine was loaded with
+        the reference's position after them."""
 
     @property
     def subject(self) -> Subject:
@@ -68,7 +78,7 @@ class RunnerCore:
 
     def fail(self, finding: Finding, step: int, mode: str = "invariants") -> Violation:
         return Violation(Failure(finding.invariant, mode, finding.rules, finding.message, step, self.trace,
-                                 finding.expected, finding.actual, finding.outcome))
+                                 finding.expected, finding.actual, finding.outcome, signature=finding.known_as))
 
     def diverge(self, divergence: Divergence) -> Violation:
         rules = divergence.rules
@@ -76,31 +86,42 @@ class RunnerCore:
         return Violation(Failure(LOCKSTEP.name, "lockstep", rules, divergence.describe(), divergence.step,
                                  self.trace, shown(divergence.expected), shown(divergence.actual),
                                  Outcome.ILLEGAL_ACCEPTED if divergence.kind == "rejected" else Outcome.FAIL,
-                                 divergence))
+                                 divergence, signature=divergence.signature))
 
-    def diverged(self, divergence: Divergence) -> None:
-        """Raise the divergence, unless it is set aside (a known rule, the reported set-up deviation, or a cause
-        before the step a replay is after): then the reference is re-synchronised from the engine's export and the
-        comparison goes on; without export the game ends."""
+    def known(self, signature: Signature, rules: tuple[str, ...]) -> bool:
+        """Whether a failure is of a known cause: one this run reported already (``settings.known``), or one
+        ``--set-aside`` names by its blamed (first) rule."""
         settings = self.settings
-        known = (divergence.kind in ("state", "decision", "legal", "rejected")
-                 and ((settings.setup_known and divergence.cause < 0)
-                      or divergence.cause < settings.resync_until - 1
-                      or any(rule in settings.set_aside for rule in divergence.rules)))
-        if not known:
-            raise self.diverge(divergence)
-        self.stats.set_aside[divergence.rules[0] if divergence.rules else divergence.kind] += 1
-        if divergence.kind == "legal":
-            return
-        if not self.can_export or self.reference is None:
-            raise StopGame()
-        try:
-            snapshot = self.subject.export()
-            self.reference.load(snapshot)
-        except Exception:
-            raise StopGame() from None
-        self.reference_snapshot = self.reference.export()
-        self.resync_point = (len(self.trace.actions), snapshot)
+        return signature in settings.known or (bool(rules) and rules[0] in settings.set_aside)
+
+    def aside(self, signature: Signature, rules: tuple[str, ...]) -> bool:
+        """Whether a failure is of a known cause (:meth:`known`); it is then counted, and the game goes on."""
+        if self.known(signature, rules):
+            self.stats.set_aside[rules[0] if rules else str(signature)] += 1
+            return True
+        return False
+
+    def position(self, snapshot: JSON | None) -> JSON | None:
+        """The snapshot to go back to after an illegal action: ``snapshot`` when it is a copy (an engine may change
+        what it returned when it moves on), else None (the reference's position is taken)."""
+        return snapshot if self.keep_copies else None
+
+    def rejection_changed(self, before: JSON | None, pending: JSON | None, exact: bool) -> str | None:
+        """Where the engine's state or pending decision changed across an action it rejected (DEC-4), or None.
+        ``exact`` compares the whole snapshot and decision (an invariant), else what two engines must agree on (the
+        canonical snapshot, the decision's shape: lock-step, ``before`` the reference's snapshot)."""
+        if before is not None:
+            again = self.subject.export()
+            where = first_state_difference(before, again)
+            if where is None and exact and again != before:
+                where = "private"
+            if where is not None:
+                return where
+        if pending is None:
+            return None
+        decision = self.subject.decision()
+        changed = decision != pending if exact else decision_difference(pending, decision) is not None
+        return "the pending decision" if changed else None
 
     def stall(self, finding: Finding, snapshot: JSON | None, pending: JSON | None, step: int) -> Violation:
         """A game that makes no progress (``finding`` names no rule): its cause is the stall itself, the phase, the
@@ -135,7 +156,8 @@ class RunnerCore:
                                     f"{type(exc).__name__}: {exc}", step, self.trace, outcome=Outcome.ERROR)) from None
 
     def _raise(self, finding: Finding | None, step: int) -> None:
-        if finding is not None:
+        """Raise the finding, unless it is of a known cause (:meth:`aside`): then the game goes on."""
+        if finding is not None and not self.aside(finding.known_as, finding.rules):
             raise self.fail(finding, step)
 
     # ------------------------------------------------------------------ time limits

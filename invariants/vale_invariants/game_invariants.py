@@ -10,7 +10,8 @@ from oracle.core.protocol import ANSWERS, DecisionKind
 from oracle.core.results import Outcome
 from vale_invariants import checks
 from vale_invariants.checks import Finding, ReferenceView
-from vale_invariants.game_core import RunnerCore, StopGame
+from vale_invariants.game_core import StopGame, dedupe_rules
+from vale_invariants.game_resync import Resynchronising
 from vale_invariants.lockstep import (
     first_state_difference,
     missing_rules,
@@ -18,7 +19,7 @@ from vale_invariants.lockstep import (
 from vale_invariants.trace import Divergence, compact
 
 
-class InvariantChecks(RunnerCore):
+class InvariantChecks(Resynchronising):
     """Checks of the engine under test alone, each counted under its invariant's name when it is active."""
 
     def _check_listed(self, pending: JSON, legal: list[JSON], step: int, snapshot: JSON | None = None) -> None:
@@ -29,8 +30,11 @@ class InvariantChecks(RunnerCore):
                 raise StopGame()
             return
         if not legal:
-            raise self.stall(Finding("INV-LEGAL-APPLIES", "", f"no legal action is listed for the pending decision "
-                                     f"{pending}", "at least one legal action", "none"), snapshot, pending, step)
+            finding = Finding("INV-LEGAL-APPLIES", "", f"no legal action is listed for the pending decision "
+                              f"{pending}", "at least one legal action", "none")
+            if not self.aside(finding.known_as, finding.rules):
+                raise self.stall(finding, snapshot, pending, step)
+            raise StopGame()
         try:
             answers = ANSWERS[DecisionKind(pending.get("kind"))]
         except ValueError:
@@ -58,9 +62,22 @@ class InvariantChecks(RunnerCore):
             reference = self.reference
             verdict = self._reference(step, "apply", lambda: reference.apply(action))
             if verdict.get("accepted"):
-                raise self.diverge(Divergence("accepted", step - 1, action, rejection=rejection,
-                                              rules=missing_rules(action, rejection)))
-        raise StopGame()
+                self.diverged(Divergence("accepted", step - 1, action, rejection=rejection,
+                                         rules=missing_rules(action, rejection)))
+            else:
+                self._both_rejected(action, verdict.get("rejection") or {}, rejection, step)
+        self.end(f"the engine rejected {compact(action)}, which it listed as legal: the game does not go on past it")
+
+    def _both_rejected(self, action: JSON, expected: JSON, rejection: JSON, step: int) -> None:
+        """Lock-step: both engines reject ``action``; the engine's state must be what it was (DEC-4)."""
+        try:
+            where = self.rejection_changed(self.reference_snapshot if self.can_export else None, None, exact=False)
+        except EngineFault as fault:
+            raise self.fault("LOCKSTEP", fault, step) from None
+        if where is not None:
+            self.diverged(Divergence("changed", step - 1, action, field=where, rejection=expected,
+                                     engine_rejection=rejection,
+                                     rules=dedupe_rules([str(expected.get("rule", "")), "DEC-4"])))
 
     def _check_state(self, before: JSON | None, snapshot: JSON | None, pending: JSON | None, step: int) -> None:
         if snapshot is None:
@@ -111,7 +128,8 @@ class InvariantChecks(RunnerCore):
                 twin.new_game(self.trace.setup)
             else:
                 twin.load_snapshot(self.trace.start)
-            for index, action in enumerate([None, *self.trace.actions]):
+            replayed = [None, *self.trace.actions]
+            for index, action in enumerate(replayed if self.replayable is None else replayed[:self.replayable]):
                 self._arm("replay")
                 if action is not None and not twin.apply(action)["accepted"]:
                     self._raise(Finding("INV-DETERMINISM", "SETUP-1", f"replaying the game, action {index} "

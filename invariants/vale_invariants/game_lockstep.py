@@ -10,7 +10,8 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import answer_is_ordered
 from oracle.reference import ReferenceEngine
-from vale_invariants.game_core import RunnerCore, dedupe_rules
+from vale_invariants.game_core import dedupe_rules
+from vale_invariants.game_resync import Resynchronising
 from vale_invariants.lockstep import (
     cost_rules,
     decision_difference,
@@ -25,7 +26,7 @@ from vale_invariants.lockstep import (
 from vale_invariants.trace import Divergence
 
 
-class LockstepComparison(RunnerCore):
+class LockstepComparison(Resynchronising):
     """The legal lists, the states and the pending decisions of both engines must be the same at every step."""
 
     def _compare_legal(self, pending: JSON, legal: list[JSON], step: int) -> None:
@@ -72,6 +73,7 @@ class LockstepComparison(RunnerCore):
             if not verdict.get("accepted"):
                 rejection = verdict.get("rejection") or {}
                 self.diverged(self._located(Divergence("rejected", step - 1, action, rejection=rejection,
+                                                       reference_decision=reference.decision(),
                                                        rules=dedupe_rules([str(rejection.get("rule", "")),
                                                                            "DEC-2"]))))
                 return

@@ -9,6 +9,7 @@ from typing import Any
 
 from oracle.core.protocol import DecisionKind
 from oracle.engines.harness import DEFAULT_START_TIMEOUT
+from vale_invariants.trace import Signature
 
 MAX_STEPS = 3000
 STEP_CALLS = 4
@@ -32,7 +33,11 @@ class Stats:
     forcing_games: int = 0
     """Games played from positions that force the decision kinds the sampled games did not probe."""
     set_aside: Counter[str] = field(default_factory=Counter)
-    """Lock-step divergences set aside (the reference re-synchronised from the engine), by their first rule."""
+    """Divergences and findings of known causes set aside (the run went on past them), by their first rule."""
+    restored: int = 0
+    """Times the engine was loaded back to a position both engines share after a set-aside cause moved it on."""
+    ended: Counter[str] = field(default_factory=Counter)
+    """Games that could not go on past a set-aside cause, by why (no 'load', a state the reference refuses ...)."""
     positions: int = 0
     """Positions the games reached (the start of each game and the position after each decision)."""
     decisions_seen: Counter[str] = field(default_factory=Counter)
@@ -62,8 +67,10 @@ class GameSettings:
     positions: bool = False
     modes: tuple[str, ...] = ("base",)
     set_aside: frozenset[str] = frozenset()
-    """Rules whose lock-step divergences are known: the reference is re-synchronised from the engine's export
-    (the game ends where the engine has none) and the comparison goes on."""
+    """``--set-aside``: rules of known causes. A divergence or finding blamed on one (its first rule) is counted, the
+    engines are re-synchronised, and the game goes on (:meth:`~vale_invariants.game_core.RunnerCore.diverged`)."""
+    known: frozenset[Signature] = frozenset()
+    """The causes this run has reported already: set aside like ``set_aside``, so the run looks for the next."""
     scarce: bool = False
     """Start from a random position whose draw pile is empty (:func:`vale_invariants.game_position.random_position`)."""
     setup_known: bool = False

@@ -362,8 +362,12 @@ def decision_rules(reference: JSON | None, engine: JSON | None, action: JSON | N
     if reference is None or engine is None:
         return _dedupe(["END-1", "DEC-3"])
     kinds = {reference.get("kind"), engine.get("kind")}
+    # Another kind asked: the rule of the kind the reference asks first (the options of another kind of decision
+    # differ as a consequence); the same kind: the rules of what differs in it.
+    asked = [k for k in (reference.get("kind"), engine.get("kind")) if isinstance(k, str)]
+    rules: list[str] = [r for k in asked for r in DECISION_RULES.get(k, ())] if len(kinds) > 1 else []
     offered = {str(o) for o in reference.get("options", []) or []} ^ {str(o) for o in engine.get("options", []) or []}
-    rules: list[str] = option_rules(offered)
+    rules += option_rules(offered)
     if answer_is_ordered(reference) != answer_is_ordered(engine):
         rules.append("EFF-8")
     for kind in sorted(k for k in kinds if isinstance(k, str)):

@@ -9,6 +9,8 @@ where the engine and the reference first diverge carries the reference's expecta
 * a legal-action difference: ``legal`` / ``not_legal``, then ``do`` the listed illegal action with
   ``reject = {code, rule}`` from the reference;
 * an accepted illegal action: ``do`` it with the reference's ``reject``;
+* a rejection that changed the engine's state: ``do`` it with the reference's ``reject`` (a ``reject`` step
+  also checks that the state stays as it was, DEC-4);
 * a rejected legal action: ``do`` it (the engine must accept it).
 
 Every counterexample is saved (:func:`save_counterexample`): as such a scenario when it loads and shows the
@@ -138,7 +140,7 @@ def _final_steps(divergence: Divergence) -> list[JSON]:
             steps.append({"do": _action(divergence.extra[0]), "reject": _reject(rejection),
                           "note": "the reference rejects this action"})
         return steps
-    elif kind in ("rejected", "probe"):
+    elif kind in ("rejected", "probe", "changed"):
         if divergence.action is None or not divergence.rejection or not divergence.rejection.get("code"):
             return []
         return [{"do": _action(divergence.action), "reject": _reject(divergence.rejection), "note": note}]

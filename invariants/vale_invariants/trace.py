@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from dataclasses import field as _field
 from typing import Any
 
+from oracle.core.causes import Verdict, field_pattern
 from oracle.core.json_types import JSON
 from oracle.core.results import Outcome
 
@@ -49,6 +50,44 @@ class Trace:
         return text
 
 
+@dataclass(frozen=True)
+class Signature:
+    """What makes two failures of a run the same known cause, whichever check or game found them: the verdict, what
+    sets it apart, and the blamed rule (the first rule). A cause reported once is set aside by its signature, and
+    the run looks for the next one (docs/invariants.md, "Known causes").
+
+    The signature is the verdict pair, coarser than a report's cause, because one deviation shows in many places
+    once the games go on past it: an engine that gives change ends in other stones, another score or another draw
+    pile, after a summon, a removal or a price paid, depending on the cards in play. So a state or decision that
+    differs is one known cause, whatever differs (the run then looks for divergences of the other kinds); an
+    illegal answer accepted is known by the reference's rejection code and rule (a wrong kind of answer and a
+    malformed payment are two causes); a rejection that changed the state by what changed (an engine that changes
+    its state whenever it rejects is one cause whatever it rejects)."""
+
+    verdict: Verdict
+    code: str
+    """The reference's rejection code (ACCEPTS), what changed (CHANGED_THEN_REJECTED: ``players[*].stones``), the
+    invariant's name (OTHER), else ''."""
+    rule: str
+    """The blamed rule ('' for DIFFERS: which rule a difference points at depends on the cards in play)."""
+
+    def __str__(self) -> str:
+        return "/".join(part or "-" for part in (self.verdict.value, self.code, self.rule))
+
+
+# The verdict of each divergence kind (``accepted``: the engine rejects what the reference accepts).
+DIVERGENCE_VERDICTS = {
+    "state": Verdict.DIFFERS, "decision": Verdict.DIFFERS, "legal": Verdict.ACCEPTS, "rejected": Verdict.ACCEPTS,
+    "probe": Verdict.ACCEPTS, "accepted": Verdict.REJECTS, "changed": Verdict.CHANGED_THEN_REJECTED,
+}
+
+
+def changed_signature(field: str) -> Signature:
+    """The known cause of a rejection that changed the engine's state at ``field`` (DEC-4), by what changed to the
+    second level (``players[*].stones``: the stones taken are one cause whatever their colour)."""
+    return Signature(Verdict.CHANGED_THEN_REJECTED, ".".join(field_pattern(field).split(".")[:2]), "DEC-4")
+
+
 @dataclass
 class Divergence:
     """The first point where the engine under test and the reference disagree.
@@ -57,7 +96,9 @@ class Divergence:
     ``state`` (snapshots differ after ``action``), ``decision`` (pending decisions differ after ``action``),
     ``legal`` (legal-action sets differ before the next action), ``rejected`` (the reference rejects
     ``action``, which the engine accepted), ``accepted`` (the reference accepts ``action``, which the engine
-    rejected) or ``probe`` (the engine accepted the illegal ``action`` the reference rejects).
+    rejected), ``probe`` (the engine accepted the illegal ``action`` the reference rejects) or ``changed`` (both
+    reject ``action``, the reference with ``rejection``, the engine with ``engine_rejection``, but the engine's
+    state changed at ``field``: DEC-4).
     """
 
     kind: str
@@ -77,6 +118,19 @@ class Divergence:
     """The engine's snapshot the reference was last re-synchronised from (None: the game's start)."""
     given_step: int = 0
     """The number of trace actions applied when ``given`` was taken."""
+    engine_rejection: JSON | None = None
+    """The engine's own rejection of ``action`` (kind ``changed``)."""
+
+    @property
+    def signature(self) -> Signature:
+        verdict = Verdict.REJECTS if self.kind == "legal" and not self.extra \
+            else DIVERGENCE_VERDICTS.get(self.kind, Verdict.OTHER)
+        if verdict is Verdict.CHANGED_THEN_REJECTED:
+            return changed_signature(self.field)
+        if verdict is Verdict.DIFFERS:
+            return Signature(verdict, "", "")
+        code = str((self.rejection or {}).get("code", "")) if verdict is Verdict.ACCEPTS else ""
+        return Signature(verdict, code, self.rules[0] if self.rules else "")
 
     @property
     def cause(self) -> int:
@@ -98,13 +152,18 @@ class Divergence:
             return "legal-action sets differ: " + "; ".join(parts)
         if self.kind in ("rejected", "probe"):
             return f"the engine accepted {compact(self.action)}; the reference rejects it: {self.rejection}"
+        if self.kind == "changed":
+            said = (self.engine_rejection or {}).get("message", "")
+            return (f"the engine rejected {compact(self.action)} (its message: {said!r}) but changed its state first, "
+                    f"at {self.field}; the reference rejects it with {(self.rejection or {}).get('code')} and "
+                    "changes nothing (DEC-4)")
         return f"the engine rejected {compact(self.action)}; the reference accepts it"
 
     def to_json(self) -> JSON:
         return {
             "kind": self.kind, "step": self.step, "action": self.action, "field": self.field,
             "missing": self.missing[:5], "extra": self.extra[:5], "rejection": self.rejection,
-            "rules": list(self.rules),
+            "engine_rejection": self.engine_rejection, "rules": list(self.rules),
         }
 
 
@@ -135,6 +194,18 @@ class Failure:
     cause: JSON | None = None
     """The facts of the trace's first divergence from the reference (``oracle.core.causes.CauseFacts`` as JSON),
     when the replay found one (issue 24)."""
+    signature: Signature | None = None
+    """The known cause this failure is (set where it was raised; see :attr:`known_as`)."""
+
+    @property
+    def known_as(self) -> Signature:
+        """The signature that sets this failure's cause aside once it is reported: the one it was raised with, the
+        divergence's for a lock-step failure, else the invariant and its rule."""
+        if self.signature is not None:
+            return self.signature
+        if self.mode == "lockstep" and self.divergence is not None:
+            return self.divergence.signature
+        return Signature(Verdict.OTHER, self.invariant, self.rule)
 
     @property
     def rule(self) -> str:

@@ -31,7 +31,7 @@ from oracle.reports.common import RunInfo, exit_code, failed_results, failing, s
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
-from oracle.run.request import CheckRequest, ReportTargets, default_jobs, split_values
+from oracle.run.request import DEFAULT_MAX_CAUSES, CheckRequest, ReportTargets, default_jobs, split_values
 from oracle.run.signals import Stopped, StopSignals
 from oracle.run.supervisor import EngineRefused, RunStatus, Supervisor
 from oracle.suites.all import plan_named
@@ -168,6 +168,7 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     markdown_append: opt.MarkdownAppend = None, scenarios: opt.Scenarios = None,
     scenario_timeout: opt.ScenarioTimeout = 10.0, z3_budget: opt.Z3Budget = 20.0, fuzz_budget: opt.FuzzBudget = 60.0,
     unit_timeout: opt.UnitTimeout = 120.0, time_budget: opt.TimeBudget = None, max_failures: opt.MaxFailures = None,
+    max_causes: opt.MaxCauses = DEFAULT_MAX_CAUSES, set_aside: opt.SetAside = None,
     fail_on_unsupported: opt.FailOnUnsupported = False, allow_empty: opt.AllowEmpty = False, jobs: opt.Jobs = None,
     save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
     validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,

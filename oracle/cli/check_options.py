@@ -51,6 +51,12 @@ TimeBudget = Annotated[float | None, typer.Option(metavar="SECONDS",
     help="stop the whole run after this many seconds, with a partial report marked incomplete")]
 MaxFailures = Annotated[int | None, typer.Option(metavar="N",
     help="stop the run after this many failing checks, with a partial report marked incomplete")]
+MaxCauses = Annotated[int, typer.Option(metavar="N",
+    help="causes the invariants suite's fuzz run looks for: after each it sets the cause aside and goes on, "
+    "until it has found N or its budget ends")]
+SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
+    help="a rule id of a known cause (repeatable): the lock-step comparison, the invariants and random play count "
+    "what they find blamed on it and go on past it")]
 FailOnUnsupported = Annotated[bool, typer.Option(metavar="",
     help="count unsupported checks as failures (not-applicable ones never are)")]
 AllowEmpty = Annotated[bool, typer.Option(metavar="",

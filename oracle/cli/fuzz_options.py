@@ -41,13 +41,14 @@ ShrinkExamples = Annotated[int | None, typer.Option(metavar="N",
     f"load (0: do not shrink) [default: {DEFAULT_SHRINK_EXAMPLES}]")]
 OldShrinkTime = Annotated[float | None, typer.Option("--shrink-time", hidden=True,
     help="deprecated: --shrink-examples (0 still means: do not shrink)")]
-MaxFailures = Annotated[int, typer.Option(metavar="N", help="stop after this many failures")]
+MaxFailures = Annotated[int, typer.Option(metavar="N",
+    help="stop after this many failures (each sets its cause aside, so the next is of another cause)")]
 BudgetScale = Annotated[float | None, typer.Option("--budget-scale", metavar="FACTOR",
     help="multiply the time the run allows for shrinking by FACTOR (1 or more) instead of measuring the engine's "
     "speed against the reference at the start (--time is not scaled)")]
 SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
-    help="a rule id of a known cause (repeatable): its lock-step divergences are counted, the reference is "
-    "re-synchronised from the engine's export, and the comparison goes on")]
+    help="a rule id of a known cause (repeatable): what is blamed on it (an accepted illegal probe included) is "
+    "counted, the engines are re-synchronised, and the games go on")]
 Timeout = Annotated[float, typer.Option(metavar="SECONDS", help="seconds allowed for each engine call")]
 StartTimeout = Annotated[float, typer.Option(metavar="SECONDS",
     help="seconds an engine may take to start: create and the handshake (more than 0)")]

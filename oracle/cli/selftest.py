@@ -120,14 +120,15 @@ def broken_rules(engine: object) -> tuple[str, ...]:
     return (one,) if one else ()
 
 
-def _caught_plan(name: str, impl: str, broken: tuple[str, ...]) -> Plan:
-    """The run of a broken fixture: the suites that check its rules, narrowed to those rules."""
+def _caught_plan(name: str, impl: str, broken: tuple[str, ...], caught_by: str = "") -> Plan:
+    """The run of a broken fixture: the suites that check its rules (``CAUGHT_BY`` when the fixture names the one
+    suite that can catch it), narrowed to those rules."""
     catalogue = rules()
     unknown = [rule for rule in broken if rule not in catalogue]
     if unknown:
         problem = f"broken rule {unknown[0]!r} is not in the rules catalogue"
         return Plan(name, impl, Expect.CAUGHT, rules=broken, problem=problem)
-    suites = dict.fromkeys(catalogue[rule].checked_by or "scenarios" for rule in broken)
+    suites = dict.fromkeys(caught_by or catalogue[rule].checked_by or "scenarios" for rule in broken)
     args = (*(a for suite in suites for a in ("--suite", suite)), *(a for rule in broken for a in ("--rule", rule)))
     return Plan(name, impl, Expect.CAUGHT, args, rules=broken)
 
@@ -146,7 +147,7 @@ def plan_for(name: str) -> Plan | None:
         return None
     broken = broken_rules(engine)
     if broken:
-        return _caught_plan(name, impl, broken)
+        return _caught_plan(name, impl, broken, str(getattr(engine, "CAUGHT_BY", "")))
     if getattr(engine, "CHECKS_NOTHING", False):
         return Plan(name, impl, Expect.CHECKS_NOTHING)
     return Plan(name, impl, Expect.PASSES)

@@ -12,6 +12,9 @@ from oracle.core.json_types import JSON
 from oracle.core.protocol import ANSWERS
 
 CAUSE_KEY = "cause"
+
+UNCHANGED_BY_REJECTION = "DEC-4"
+"""The rule a rejection that changed the engine's state breaks: a rejected action leaves the state as it was."""
 """The key of a result's ``details`` that holds its :class:`CauseFacts` (as JSON)."""
 
 _INDEX = re.compile(r"\[\d+\]")
@@ -36,6 +39,9 @@ class Verdict(str, Enum):
     """The game makes no progress in the phase ``kind`` at a decision of kind ``field``: it has not ended within the
     step limit, or no one can answer that decision. Its rule is '': the oracle sees that the game stops going
     forward, not which rule keeps it there (``engine_does`` says who holds the decision and why it stalls)."""
+    CHANGED_THEN_REJECTED = "changed-then-rejected"
+    """Both reject an answer to a ``kind`` decision, the reference with ``code``, but the engine changed its state (at
+    ``field``) before rejecting it; ``rule`` is DEC-4, ``engine_message`` the engine's own rejection."""
     OTHER = "other"
     """A failure the oracle cannot place more precisely (grouped by suite and rule)."""
 
@@ -48,6 +54,7 @@ _SUBJECTS: dict[Verdict, Callable[[CauseFacts], str]] = {
     Verdict.CONTRADICTS: lambda f: f.field,
     Verdict.OTHER_CODE: lambda f: f.reference_code,
     Verdict.STALLS: lambda f: f"{f.kind}/{f.field}",
+    Verdict.CHANGED_THEN_REJECTED: lambda f: f.code,
     Verdict.OTHER: lambda f: f.field,
 }
 """The part of a cause's key beside its verdict and blamed rule (docs/reports.md, Causes): the reference's rejection
@@ -169,6 +176,13 @@ def stalled(phase: str, pending: JSON | None, why: str) -> CauseFacts:
     return CauseFacts(Verdict.STALLS, phase or "unknown", field=decision,
                       engine_does=f"stalls: {why}; {holder} holds the {decision} decision in the "
                                   f"{phase or 'unknown'} phase")
+def changed_then_rejected(action: JSON, reference: JSON, engine: JSON, path: str) -> CauseFacts:
+    """Both rejected ``action``, ``reference`` and ``engine`` their rejections, but the engine's state changed at
+    ``path``: blamed on DEC-4 (a rejected action leaves the state exactly as it was), with the reference's code and
+    the engine's own message."""
+    return CauseFacts(Verdict.CHANGED_THEN_REJECTED, decision_kind(action.get("type")), str(reference.get("code", "")),
+                      field=field_pattern(path), rule=UNCHANGED_BY_REJECTION,
+                      engine_message=str(engine.get("message", "")))
 
 
 def differs_after(action: JSON | None, path: str) -> CauseFacts:

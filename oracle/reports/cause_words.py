@@ -24,6 +24,7 @@ _ENGINE_SAYS: dict[Verdict, Callable[[CauseFacts], str]] = {
                                                                                    field=f.field or "the run"),
     Verdict.CONTRADICTS: lambda f: f"declares the capability {f.field} but answers it unsupported",
     Verdict.OTHER_CODE: lambda f: f"rejects {_answer(f)}{_with(f.code)}",
+    Verdict.CHANGED_THEN_REJECTED: lambda f: f"changes {f.field or 'its state'} before rejecting {_answer(f)}",
     Verdict.STALLS: lambda f: f"stalls at a {f.field} decision in the {f.kind} phase",
     Verdict.OTHER: lambda f: f"fails a {f.kind or 'check'} check ({f.field or 'no detail'})",
 }
@@ -33,6 +34,7 @@ _REFERENCE_SAYS: dict[Verdict, Callable[[CauseFacts], str]] = {
     Verdict.ACCEPTS: lambda f: f"rejects it{_with(f.code)}",
     Verdict.REJECTS: lambda f: "accepts it",
     Verdict.OTHER_CODE: lambda f: f"rejects it{_with(f.reference_code)}",
+    Verdict.CHANGED_THEN_REJECTED: lambda f: f"rejects it{_with(f.code)} and leaves the state as it was",
 }
 """What the reference does, by verdict, when the facts do not say it; a verdict absent here says nothing of it."""
 

@@ -12,6 +12,7 @@ from oracle.core.causes import (
     CauseFacts,
     Verdict,
     accepted_illegal,
+    changed_then_rejected,
     differs_after,
     rejected_legal,
 )
@@ -43,6 +44,10 @@ def _from_divergence(divergence: JSON) -> CauseFacts | None:
         return accepted_illegal(action, code)
     if kind == "accepted" and action is not None:
         return rejected_legal(action, code)
+    if kind == "changed" and action is not None:
+        engine = divergence.get("engine_rejection")
+        return changed_then_rejected(action, rejection or {}, engine if isinstance(engine, dict) else {},
+                                     str(divergence.get("field", "")))
     if kind in ("state", "decision"):
         field = str(divergence.get("field", ""))
         return differs_after(action, field if kind == "state" else f"decision.{field}".rstrip("."))

@@ -34,6 +34,9 @@ def split_values(values: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(v.strip() for value in values or [] for v in value.split(",") if v.strip())
 
 
+DEFAULT_MAX_CAUSES = FuzzOptions.causes
+"""``--max-causes``: the causes the invariants suite's fuzz run looks for unless told."""
+
 STDOUT = "-"
 """The path that names standard output (``--report-json -``)."""
 
@@ -115,14 +118,21 @@ def declared_variants(pairs: Sequence[str], impl: str) -> dict[str, str]:
         raise bad_input(f"--variant: {exc}") from None
 
 
+def refuse_unknown_rules(option: str, rule_ids: Sequence[str]) -> tuple[str, ...]:
+    """The rule ids an option names; bad input for one that is not in the rules catalogue."""
+    from oracle.core.rules import rules as rules_catalogue
+
+    unknown = [r for r in rule_ids if r not in rules_catalogue()]
+    if unknown:
+        raise bad_input(f"{option} {unknown[0]!r}: no such rule id in the rules catalogue")
+    return tuple(rule_ids)
+
+
 def refuse_unknown_filters(rule_ids: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
     """The card ids ``--card`` names; bad input for a rule id or a card that does not exist."""
-    from oracle.core.rules import rules as rules_catalogue
     from oracle.scenarios.loader import resolve_card_names
 
-    unknown_rules = [r for r in rule_ids if r not in rules_catalogue()]
-    if unknown_rules:
-        raise bad_input(f"--rule {unknown_rules[0]!r}: no such rule id in the rules catalogue")
+    refuse_unknown_rules("--rule", rule_ids)
     card_ids, unknown_cards = resolve_card_names(cards)
     if unknown_cards:
         raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id")
@@ -171,9 +181,10 @@ class CheckRequest:
                  expectations: Path | None, report_json: Path | None, junit_xml: Path | None,
                  markdown: Path | None, markdown_append: Path | None, scenarios: Path | None,
                  scenario_timeout: float, z3_budget: float, fuzz_budget: float, unit_timeout: float,
-                 time_budget: float | None, max_failures: int | None, fail_on_unsupported: bool, allow_empty: bool,
-                 jobs: int | None, save_failures: Path | None, z3_full: bool, validate_protocol: bool,
-                 variant: list[str] | None, budget_scale: float | None = None) -> CheckRequest:
+                 time_budget: float | None, max_failures: int | None, max_causes: int, set_aside: list[str] | None,
+                 fail_on_unsupported: bool, allow_empty: bool, jobs: int | None, save_failures: Path | None,
+                 z3_full: bool, validate_protocol: bool, variant: list[str] | None,
+                 budget_scale: float | None = None) -> CheckRequest:
         """The request of ``oracle check``'s options, or bad input (exit 2) naming the first option at fault."""
         refuse_unfinite((("--timeout", timeout), ("--start-timeout", start_timeout),
                          ("--scenario-timeout", scenario_timeout), ("--z3-budget", z3_budget),
@@ -189,6 +200,9 @@ class CheckRequest:
             raise bad_input("--max-failures must be 1 or more")
         if budget_scale is not None and given_problem(budget_scale):
             raise bad_input(given_problem(budget_scale))
+        if max_causes < 1:
+            raise bad_input("--max-causes must be 1 or more")
+        known_causes = refuse_unknown_rules("--set-aside", split_values(set_aside))
         declared = declared_variants(split_values(variant), impl)
         if declared:
             from oracle.reference.declared import impl_for
@@ -208,8 +222,8 @@ class CheckRequest:
         options = CheckOptions(
             games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, select=selects, rules=rule_ids,
             cards=card_ids, unit_timeout=unit_timeout, scenarios=ScenarioOptions(scenarios, scenario_timeout),
-            z3=Z3Options(full=z3_full, budget=z3_budget), fuzz=FuzzOptions(seconds=fuzz_budget),
-            save_failures=save_failures, variants=tuple(sorted(declared.items())))
+            z3=Z3Options(full=z3_full, budget=z3_budget), fuzz=FuzzOptions(seconds=fuzz_budget, causes=max_causes),
+            save_failures=save_failures, variants=tuple(sorted(declared.items())), set_aside=known_causes)
         return cls(impl, asked, options, card_names, jobs, time_budget, max_failures, fail_on_unsupported,
                    allow_empty, expectations, reports, validate_protocol, budget_scale)
 
@@ -270,7 +284,7 @@ class CheckRequest:
         return {"games": o.games, "seed": o.seed, "timeout": o.timeout, "start_timeout": o.start_timeout,
                 "scenario_timeout": o.scenarios.timeout, "z3_budget": o.z3.budget, "fuzz_budget": o.fuzz.seconds,
                 "unit_timeout": o.unit_timeout, "budget_scale": self.budget_scale, "time_budget": self.time_budget,
-                "max_failures": self.max_failures,
+                "max_failures": self.max_failures, "max_causes": o.fuzz.causes, "set_aside": list(o.set_aside),
                 "jobs": self.jobs, "fail_on_unsupported": self.fail_on_unsupported, "allow_empty": self.allow_empty,
                 "select": list(o.select), "rules": list(o.rules), "cards": list(self.card_names),
                 "scenarios": str(o.scenarios.directory) if o.scenarios.directory is not None else None,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from oracle.core.cards import catalogue
-from oracle.core.causes import CauseFacts, Verdict, decision_kind, field_pattern
+from oracle.core.causes import UNCHANGED_BY_REJECTION, CauseFacts, Verdict, decision_kind, field_pattern
 from oracle.core.diff import first_difference, value_at
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
@@ -309,8 +309,9 @@ class _Replay:
         after = canonical(self.engine().export()) if before is not None else None
         where = first_difference(before, after) if before is not None else None
         if where is not None:
-            return CauseFacts(Verdict.DIFFERS, str(action.get("type")), field=field_pattern(f"rejected:{where}"),
-                              rule="DEC-4", step=step.number, cards=action_cards(action), engine_message=message,
+            return CauseFacts(Verdict.CHANGED_THEN_REJECTED, decision_kind(action.get("type")),
+                              str(reference.get("code", "")), field=field_pattern(where), rule=UNCHANGED_BY_REJECTION,
+                              step=step.number, cards=action_cards(action), engine_message=message,
                               reference_does=f"rejects {action_words(action)} and leaves the state as it was",
                               engine_does=f"rejects {action_words(action)} but changes {where} from "
                                           f"{show(value_at(before, where), 120)} to "

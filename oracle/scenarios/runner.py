@@ -17,7 +17,15 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from oracle.core.causes import CAUSE_KEY, CauseFacts, accepted_illegal, differs_after, other_code, rejected_legal
+from oracle.core.causes import (
+    CAUSE_KEY,
+    CauseFacts,
+    accepted_illegal,
+    changed_then_rejected,
+    differs_after,
+    other_code,
+    rejected_legal,
+)
 from oracle.core.faults import EngineFault, describe_fault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
@@ -436,9 +444,10 @@ class _Run:
                                        {"state": after[0], "decision": after[1]})
             where = changed.path if changed is not None else "(state)"
             detail = f"{where} changed from {show(changed.expected)} to {show(changed.actual)}" if changed else ""
-            raise self.stop(Outcome.FAIL, expected="the state unchanged by a rejected action (DEC-4)",
-                            cause=differs_after(action, f"rejected:{where}"),
-                            actual=detail, message=f"rejecting {describe_action(action)} changed the state",
+            raise self.stop(Outcome.FAIL, expected=f"{wanted}, the state unchanged (DEC-4)",
+                            cause=changed_then_rejected(action, step.reject, rejection, where.removeprefix("state.")),
+                            actual=f"{got}, and {detail or 'the state changed'}",
+                            message=f"the engine changed the state, then rejected {describe_action(action)}",
                             rules=(rule, "DEC-4"))
         if rejection.get("code") != code:
             raise self.stop(Outcome.FAIL, expected=wanted, actual=got,

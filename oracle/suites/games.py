@@ -189,6 +189,8 @@ class _Game:
         self.started = time.perf_counter()
         self.step = 0
         self.played: list[JSON] = []
+        self.set_aside = 0
+        """Refusals of listed actions blamed on a ``--set-aside`` rule, past which the game went on."""
 
     def result(self, outcome: Outcome, **kw: Any) -> list[CheckResult]:
         return [CheckResult(self.suite, self.check.id, self.check.title, outcome, step=self.step or None,
@@ -221,6 +223,26 @@ class _Game:
         cause = stalled(phase, pending, why)
         return self.result(Outcome.FAIL, expected=expected, actual=f"stalled at {where}", message=f"{why}, at {where}",
                            details={CAUSE_KEY: cause.to_json(), "decisions": self.step})
+    def apply(self, subject: Subject, pending: JSON, rng: random.Random) -> tuple[JSON, JSON]:
+        """A listed action chosen at random, applied: the action and the engine's answer. A refusal blamed on a rule
+        ``--set-aside`` names (a known cause) is counted, and another listed action is tried instead."""
+        known = self.context.options.set_aside
+        action = choose_action(subject, pending, rng)
+        refused: list[JSON] = []
+        while True:
+            applied = subject.apply(action)
+            rejection = applied.get("rejection") or {}
+            if applied["accepted"] or (str(rejection.get("rule", "")) or "DEC-2") not in known:
+                self.played.append(action)
+                return action, applied
+            self.set_aside += 1
+            refused.append(action)
+            others = [a for a in subject.legal_actions() if a not in refused] \
+                if pending.get("kind") != "shuffle" else []
+            if not others:
+                self.played.append(action)
+                return action, applied
+            action = others[rng.randrange(len(others))]
 
     def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
         """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
@@ -246,12 +268,10 @@ class _Game:
                                        f"the game ends within {MAX_STEPS} decisions")
                 self.step += 1
                 try:
-                    action = choose_action(subject, pending, rng)
+                    action, applied = self.apply(subject, pending, rng)
                 except GameStuck:
                     return self.stalls(subject, pending, "no legal answer is listed",
                                        "at least one legal answer to the pending decision")
-                self.played.append(action)
-                applied = subject.apply(action)
                 if not applied["accepted"]:
                     rejection = applied["rejection"]
                     rules = (str(rejection.get("rule", "")) or "DEC-2",)
@@ -291,7 +311,8 @@ def _run_random_play(unit: Unit[GamePlan], context: RunContext) -> list[CheckRes
         return failed
     if not game.step:
         return game.result(Outcome.INCOMPLETE, rules=game.check.rules, message=NO_DECISION, details={"decisions": 0})
-    return game.result(Outcome.PASS, rules=game.check.rules, details={"decisions": game.step})
+    aside = {"set_aside": game.set_aside} if game.set_aside else {}
+    return game.result(Outcome.PASS, rules=game.check.rules, details={"decisions": game.step, **aside})
 
 
 # ---------------------------------------------------------------------------------------------- round trip

@@ -9,7 +9,11 @@ Options read from :class:`~oracle.suites.registry.CheckOptions`: ``seed``, ``pla
 * ``seconds`` (default 60, times the run's budget scale): the time budget; checks cut short by it are
   ``incomplete``;
 * ``mode`` (``both``, ``invariants`` or ``lockstep``; default ``both``);
-* ``shrink_examples`` (default 50): the games shrinking each failure may replay.
+* ``shrink_examples`` (default 50): the games shrinking each failure may replay;
+* ``causes`` (``--max-causes``, default 20): the failures the run looks for, each of another cause (the ones
+  found are set aside, and the games go on past them).
+
+and ``set_aside`` (``--set-aside``): rules of known causes, set aside from the start.
 
 ``oracle fuzz`` runs the same unit with a configuration of its own (:func:`fuzz_unit`).
 """
@@ -41,6 +45,8 @@ def fuzz_config(options: CheckOptions) -> FuzzConfig:
         players=options.players,
         mode=fuzz.mode,
         shrink_examples=fuzz.shrink_examples,
+        max_failures=fuzz.causes,
+        set_aside=options.set_aside,
         timeout=options.timeout,
         start_timeout=options.start_timeout,
         save_failures=options.save_failures / "invariants" if options.save_failures is not None else None,

@@ -53,6 +53,8 @@ class FuzzOptions:
     seconds: float = 60.0
     mode: str = "both"
     shrink_examples: int = 50
+    causes: int = 20
+    """``--max-causes``: the failures (each of another cause: the ones found are set aside) the run looks for."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,8 @@ class CheckOptions:
     def scaled(self, seconds: float) -> float:
         """A fixed budget of ``seconds`` (a scenario's, a Z3 row's, the fuzz run's, a game's) for this run."""
         return seconds * self.budget_scale
+    set_aside: tuple[str, ...] = ()
+    """``--set-aside``: rules of known causes, which the invariants suite and random play go on past."""
 
 
 @dataclass(frozen=True)
