@@ -20,7 +20,7 @@ from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Handshake, Subject
-from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
+from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, deal_difference, new_setup
 from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
 from oracle.suites.registry import (
     CheckOptions,
@@ -126,8 +126,12 @@ def _run_setup(unit: Unit[SetupGame], context: RunContext) -> list[CheckResult]:
         return [fault_result("setup", check.id, check.title, fault, rules=("SETUP-1",))]
     details: JSON = {}
     if subject.handshake.can("internal_shuffle"):
+        wrong = deal_difference(list(setup["deck"]), actual)
+        if wrong:
+            return [_wrong_deal(unit, len(setup["deck"]), wrong, time.perf_counter() - started)]
         setup = adopt_deck(setup, actual)
-        details["deck"] = "adopted from the engine, which shuffles inside (internal_shuffle): its order is not checked"
+        details["deck"] = ("adopted from the engine, which shuffles inside (internal_shuffle): it holds exactly the "
+                           "cards of the deck, in an order that is not checked")
     reference = ReferenceEngine(declared)
     reference.new_game(setup)
     expected = canonical(reference.export())
@@ -141,6 +145,18 @@ def _run_setup(unit: Unit[SetupGame], context: RunContext) -> list[CheckResult]:
         expected=f"{where} = {value_at(expected, where)!r}", actual=f"{where} = {value_at(actual, where)!r}",
         message="the snapshot right after new_game differs from the reference's",
         reproduce=unit.reproduce, duration=time.perf_counter() - started, details=details)]
+
+
+def _wrong_deal(unit: Unit[SetupGame], size: int, wrong: str, duration: float) -> CheckResult:
+    """SETUP-1: an engine that shuffles the set-up deck by itself dealt other cards than the deck's."""
+    check = unit.checks[0]
+    dealt = f"the {size} cards of the deck, in an order of the engine's"
+    cause = CauseFacts(Verdict.DIFFERS, "new_game", field="draw_pile", rule="SETUP-1",
+                       reference_does=f"deals {dealt}", engine_does=f"deals other cards: {wrong}")
+    return CheckResult("setup", check.id, check.title, Outcome.FAIL, rules=("SETUP-1",), step=0,
+                       expected=dealt, actual=wrong, message="the engine shuffles the set-up deck by itself "
+                       "(internal_shuffle) and deals other cards than the deck's", reproduce=unit.reproduce,
+                       duration=duration, details={CAUSE_KEY: cause.to_json()})
 
 
 # ---------------------------------------------------------------------------------------------- random play
