@@ -22,7 +22,9 @@ from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_re
 from oracle.engines.harness import Handshake, Subject
 from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, deal_difference, new_setup
 from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
+from oracle.suites.game_plans import GamePlan, game_plans
 from oracle.suites.registry import (
+    AnyUnit,
     CheckOptions,
     PlanContext,
     PlannedCheck,
@@ -32,38 +34,7 @@ from oracle.suites.registry import (
     fault_result,
     players_unsupported,
 )
-
-
-@dataclass(frozen=True)
-class GamePlan:
-    """One seeded game a suite plays: the mode (base, expansion cards, or cards and tiles), players, seed."""
-
-    mode: str
-    players: int
-    seed: int
-
-    @property
-    def label(self) -> str:
-        game = f"{self.players}p/seed-{self.seed}"
-        return game if self.mode == "base" else f"{self.mode}/{game}"
-
-    def setup(self) -> JSON:
-        return new_setup(self.players, self.seed, expansion=self.mode != "base", artifacts=self.mode == "artifacts")
-
-    def reproduce(self, impl: str) -> str:
-        flag = {"base": "", "expansion": " --expansion", "artifacts": " --artifacts"}[self.mode]
-        return f"oracle play --impl {shlex.quote(impl)} --players {self.players} --seed {self.seed}{flag}"
-
-
-def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_offset: int) -> list[GamePlan]:
-    """The games to play: every requested player count, in each mode the engine declares (ART-1, ART-2)."""
-    modes = ["base"] + (["expansion"] if handshake.expansion else []) + (["artifacts"] if handshake.artifacts else [])
-    return [
-        GamePlan(mode, players, options.seed + seed_offset + game)
-        for mode in modes
-        for players in options.players
-        for game in range(games)
-    ]
+from oracle.suites.reshuffles import ReshuffleGames, plan_reshuffles, run_reshuffles
 
 
 def where_stalled(subject: Subject, pending: JSON | None) -> str:
@@ -329,9 +300,26 @@ def canonical(snapshot: JSON) -> JSON:
 
 
 SETUP = SuiteSpec("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
+_plan_random_games = _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ())
+
+
+def _plan_random_play(context: PlanContext) -> list[AnyUnit]:
+    """The games of random play, then, for an engine that reshuffles by itself, the check of its reshuffles."""
+    return [*_plan_random_games(context), *plan_reshuffles(context)]
+
+
+_RANDOM_PLAY_RUNS: dict[type, Callable[[Any, RunContext], list[CheckResult]]] = {
+    GamePlan: _run_random_play, ReshuffleGames: run_reshuffles}
+
+
+def _run_random_play_unit(unit: AnyUnit, context: RunContext) -> list[CheckResult]:
+    return _RANDOM_PLAY_RUNS[type(unit.payload)](unit, context)
+
+
 RANDOM_PLAY = SuiteSpec(
-    "random-play", _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ()),
-    _run_random_play, "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3)")
+    "random-play", _plan_random_play, _run_random_play_unit,
+    "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3); the reshuffles of an engine "
+    "that shuffles inside (DECK-1)")
 ROUNDTRIP = SuiteSpec(
     "roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", lambda _: ("PROTO-1",),
                              lambda o: o.roundtrip_games, 100, ("export", "load")),
