@@ -47,7 +47,7 @@ def test_each_rule_breaking_fixture_must_be_caught_with_its_declared_rule() -> N
     for plan in caught:
         engine = importlib.import_module(plan.impl).create()
         assert engine.BROKEN_RULE == plan.rule
-        assert ["--rule", plan.rule] == list(plan.args[2:])
+        assert ["--rule", plan.rule] == list(plan.args[2:4])
 
 
 def test_suites_come_from_the_rule_catalogue() -> None:
@@ -56,6 +56,12 @@ def test_suites_come_from_the_rule_catalogue() -> None:
     assert setup is not None and payment is not None
     assert ("--suite", "setup", "--rule", "SETUP-2") == setup.args
     assert ("--suite", "scenarios", "--rule", "PAY-3") == payment.args
+
+
+def test_a_fixture_names_its_own_options_where_the_catalogue_suite_cannot_catch_it() -> None:
+    pinned = plan_for("pins_a_card_on_top")
+    assert pinned is not None
+    assert ("--suite", "random-play", "--rule", "DECK-1", "--games", "20") == pinned.args
 
 
 def test_fault_fixtures_and_the_minimal_adapter() -> None:

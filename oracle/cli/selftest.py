@@ -2,7 +2,8 @@
 
 The reference must come out clean (every check passes but the not-applicable ones of other variant readings);
 every fixture engine in ``vale_fixtures`` that declares the rule it breaks (``BROKEN_RULE``) must be caught by a
-failing check citing that rule; each fault fixture must get its fault (an outcome, or an exit code); a fixture
+failing check citing that rule (in the suite the rules catalogue names, or with the ``oracle check`` options of its
+``SELFTEST_ARGS``); each fault fixture must get its fault (an outcome, or an exit code); a fixture
 that gives nothing to check (``CHECKS_NOTHING``) must pass nothing and exit 3; every other fixture (the minimal
 adapter, engines declaring variants) must pass.
 Each run is ``oracle check --report-json`` in a subprocess, limited to the suites that catch the fixture.
@@ -126,7 +127,8 @@ def plan_for(name: str) -> Plan | None:
         if known is None:
             problem = f"BROKEN_RULE {rule!r} is not in the rules catalogue"
             return Plan(name, impl, Expect.CAUGHT, rule=rule, problem=problem)
-        return Plan(name, impl, Expect.CAUGHT, ("--suite", known.checked_by or "scenarios", "--rule", rule), rule=rule)
+        args = getattr(engine, "SELFTEST_ARGS", None) or ("--suite", known.checked_by or "scenarios", "--rule", rule)
+        return Plan(name, impl, Expect.CAUGHT, tuple(args), rule=rule)
     if getattr(engine, "CHECKS_NOTHING", False):
         return Plan(name, impl, Expect.CHECKS_NOTHING)
     return Plan(name, impl, Expect.PASSES)
