@@ -17,6 +17,7 @@ import pytest
 
 import vale_fixtures.internal_shuffle as fixture
 import vale_invariants.game_lockstep as game_lockstep
+from oracle.core.cards import catalogue
 from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
 from oracle.core.fair_shuffle import Position, ReshuffleSeen
 from oracle.core.json_types import JSON
@@ -31,6 +32,7 @@ from oracle.suites.all import run_check
 from oracle.suites.game_plans import GamePlan
 from oracle.suites.registry import CheckOptions, RunContext
 from oracle.suites.reshuffles import _follow
+from tests.helpers import cid
 from vale_fixtures.pins_a_card_on_top import PINNED
 from vale_invariants.fuzz import FuzzConfig, run_fuzz
 from vale_invariants.reshuffles import Adopted, adopt_reshuffles
@@ -166,6 +168,30 @@ def test_an_honest_reshuffle_is_adopted_with_the_cards_drawn_on_top() -> None:
     assert (ReshuffleSeen(("base-earth-06", "base-water-02", "base-wind-02"),
                           frozenset({"base-earth-06", "base-water-02"}), "base-wind-02"),) == adopted.seen
     assert after["draw_pile"] == reference.export()["draw_pile"]
+
+
+def test_a_reshuffle_whose_cards_go_to_a_hand_and_the_display_is_adopted_exactly() -> None:
+    """Griffon draws from an empty draw pile at the end of round 4 of a four-player game: the reshuffle's top card
+    goes to the hand, the next 8 to the new display (too many orders to try them all): the order is read from
+    where the engine's cards lie."""
+    base = sorted(card.id for card in catalogue().in_sets(["base"]))
+    griffon = cid("Griffon")
+    discard = [card for card in base if card != griffon][:12]
+    given = {"round": 4, "phase": "resolution", "setup": {"players": 4}, "discard_pile": discard,
+             "players": [{"area": [griffon]}, {"hand": [c for c in base if c != griffon and c not in discard]},
+                         {}, {}]}
+    reference = ReferenceEngine()
+    reference.load(complete_snapshot(given))
+    assert reference.apply({"type": "resolve_active", "player": 0, "card": griffon})["accepted"]
+    engine = copy.deepcopy(reference)
+    order = [discard[5], *discard[:5], *discard[6:]]
+    assert engine.apply({"type": "shuffle", "player": None, "order": order})["accepted"]
+    after = engine.export()
+    assert ([discard[5]], 8) == (after["players"][0]["hand"], len(after["display"]))
+    adopted = adopt_reshuffles(reference, after)
+    assert adopted.fault is None
+    assert after == reference.export()
+    assert (frozenset(order[:9]), order[-1]) == (adopted.seen[0].top, adopted.seen[0].bottom)
 
 
 def test_a_reshuffle_holding_a_card_of_the_draw_pile_is_a_deck_1_fault() -> None:

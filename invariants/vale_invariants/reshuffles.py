@@ -72,17 +72,61 @@ def adopt_reshuffles(reference: ReferenceEngine, after: JSON) -> Adopted:
 
 
 def _order(reference: ReferenceEngine, drawn: list[str], pile: list[str], after: JSON) -> list[str]:
-    """The first order (drawn cards on top, then the engine's pile) that brings the reference to ``after``; the
-    first order tried when none does."""
+    """The order (drawn cards on top, then the engine's pile) that brings the reference to ``after``: the one read
+    from where the engine's drawn cards went, else the first of the others tried that does; the first tried when
+    none does."""
+    placed = _placed(reference, drawn, pile, after)
+    candidates = itertools.chain([placed] if placed else [],
+                                 ([*top, *pile] for top in itertools.permutations(drawn)))
     first: list[str] | None = None
-    for top in itertools.islice(itertools.permutations(drawn), MOST_ORDERS_TRIED):
-        order = [*top, *pile]
+    for order in itertools.islice(candidates, MOST_ORDERS_TRIED):
         first = first or order
-        twin = copy.deepcopy(reference)
-        twin.apply(shuffle_action(order))
-        if first_state_difference(twin.export(), after) is None:
+        if first_state_difference(_shuffled(reference, order).export(), after) is None:
             return order
     return first or pile
+
+
+def _placed(reference: ReferenceEngine, drawn: list[str], pile: list[str], after: JSON) -> list[str] | None:
+    """The drawn cards in the order their places in ``after`` give: a trial order shows where each position of
+    the new draw pile goes (a hand, the display), and the engine's cards in each place fill that place's positions
+    in the order they lie there (None when the places do not match)."""
+    trial = [*drawn, *pile]
+    went = _places(_shuffled(reference, trial).export(), set(drawn))
+    lying: dict[str, list[str]] = {}
+    for card, place in _places(after, set(drawn)).items():
+        lying.setdefault(place, []).append(card)
+    order = []
+    for card in trial[:len(drawn)]:
+        queue = lying.get(went.get(card, ""))
+        if not queue:
+            return None
+        order.append(queue.pop(0))
+    return [*order, *pile]
+
+
+def _shuffled(reference: ReferenceEngine, order: list[str]) -> ReferenceEngine:
+    twin = copy.deepcopy(reference)
+    twin.apply(shuffle_action(order))
+    return twin
+
+
+def _places(snapshot: object, cards: set[str], where: str = "") -> dict[str, str]:
+    """Where each of ``cards`` lies in a snapshot, in the order of its list: the path of the list (``display``,
+    ``players[1].hand``); the first such list for a card listed twice (a marker names a display card)."""
+    found: dict[str, str] = {}
+    if isinstance(snapshot, dict):
+        for key, value in snapshot.items():
+            if key != "private":
+                for card, place in _places(value, cards, f"{where}.{key}" if where else key).items():
+                    found.setdefault(card, place)
+    elif isinstance(snapshot, list):
+        for index, value in enumerate(snapshot):
+            if isinstance(value, str) and value in cards:
+                found.setdefault(value, where)
+            elif isinstance(value, dict | list):
+                for card, place in _places(value, cards, f"{where}[{index}]").items():
+                    found.setdefault(card, place)
+    return found
 
 
 def _fault(reshuffled: list[str], order: list[str], expected: JSON, after: JSON) -> DeckFault | None:
