@@ -5,9 +5,9 @@ and at the bottom with chance ``1/n``. Over the reshuffles a run observes, the n
 there is a sum of independent Bernoulli draws with those chances (a Poisson binomial); its exact upper tail
 is the p-value of that card and position. A card alarms when its p-value is at most
 ``FALSE_ALARM / TESTS``: by Bonferroni over every card and position, a fair engine alarms in at most one run
-in a million, however many reshuffles the run sees. Which cards a reshuffle holds and how many are drawn after it
-depend on the game so far, not on its order; the tail treats those chances as fixed in advance, which is exact
-for a given sequence of discard piles (``tests/test_fair_shuffle.py`` checks the rate on 1,000 runs of real games).
+in a million, however many reshuffles the run sees. The tail treats each reshuffle's chances as fixed in advance:
+exact when they are, close when, as in a game, which cards a later reshuffle holds depends on where earlier ones
+put them (``tests/test_fair_shuffle.py`` checks the rate on 1,000 runs of real games).
 """
 
 from __future__ import annotations
