@@ -220,6 +220,17 @@ def test_a_reshuffle_leaving_a_card_in_the_discard_pile_is_a_deck_1_fault() -> N
     assert f"it leaves {harpy} in the discard pile" == fault.engine_does
 
 
+def test_a_reshuffle_losing_a_card_is_a_deck_1_fault() -> None:
+    reference, after = _pending_reshuffle()
+    harpy = "base-wind-02"
+    assert [harpy] == after["draw_pile"]
+    after["draw_pile"] = []
+    fault = adopt_reshuffles(reference, after).fault
+    assert fault is not None
+    assert (harpy,) == fault.cards
+    assert f"it loses {harpy}, in no pile, hand or area any more" == fault.engine_does
+
+
 def test_a_difference_away_from_the_piles_is_left_to_the_lock_step_comparison() -> None:
     reference, after = _pending_reshuffle()
     after["players"][0]["score"] += 1

@@ -131,21 +131,21 @@ def _places(snapshot: object, cards: set[str], where: str = "") -> dict[str, str
 
 def _fault(reshuffled: list[str], order: list[str], expected: JSON, after: JSON) -> DeckFault | None:
     """The cards the engine's reshuffle got wrong: in its draw pile though neither in the discard pile nor in the
-    reference's draw pile, or left in its discard pile though the reference's holds them no more (None when the
-    piles show nothing wrong: the states differ for another reason)."""
+    reference's draw pile, left in its discard pile though the reference's holds them no more, or lost (nowhere in
+    its snapshot); None when the piles show nothing wrong: the states differ for another reason."""
     taken = Counter(reshuffled)
     foreign = _pile(after, "draw_pile") - (taken | _pile(expected, "draw_pile"))
     left = (_pile(after, "discard_pile") & taken) - _pile(expected, "discard_pile")
-    if not foreign and not left:
+    lost = Counter(set(reshuffled) - set(_places(after, set(reshuffled))))
+    words = [f"{text} {_listed(cards)}{tail}" for text, cards, tail in (
+        ("its new draw pile also holds", foreign, ", not from the discard pile"),
+        ("it leaves", left, " in the discard pile"),
+        ("it loses", lost, ", in no pile, hand or area any more")) if cards]
+    if not words:
         return None
-    size = f"the {len(reshuffled)} cards of the discard pile"
-    words = []
-    if foreign:
-        words.append(f"its new draw pile also holds {_listed(foreign)}, not from the discard pile")
-    if left:
-        words.append(f"it leaves {_listed(left)} in the discard pile")
-    return DeckFault(tuple(sorted({*foreign, *left})), shuffle_action(order),
-                     f"shuffles exactly {size} into a new draw pile (DECK-1)", "; ".join(words))
+    return DeckFault(tuple(sorted({*foreign, *left, *lost})), shuffle_action(order),
+                     f"shuffles exactly the {len(reshuffled)} cards of the discard pile into a new draw pile (DECK-1)",
+                     "; ".join(words))
 
 
 def _pile(snapshot: JSON, name: str) -> Counter[str]:
