@@ -107,7 +107,7 @@ def run_reshuffles(unit: Unit[ReshuffleGames], context: RunContext) -> list[Chec
         return [_pinned(unit, verdict.closest, len(seen), duration, details)]
     closest = f"; the closest: {verdict.closest.sentence()}" if verdict.closest is not None else ""
     return [CheckResult(SUITE, check.id, check.title, Outcome.PASS, rules=check.rules, duration=duration,
-                        message=f"{len(seen)} reshuffles seen: each held exactly the discard pile, and no card kept "
+                        message=f"{_seen(len(seen))}: each held exactly the discard pile, and no card kept "
                                 f"to the top or the bottom{closest}", details=details)]
 
 
@@ -153,6 +153,11 @@ def _synchronised(reference: ReferenceEngine, snapshot: JSON) -> bool:
     return True
 
 
+def _seen(reshuffles: int) -> str:
+    """``1 reshuffle seen``, ``31 reshuffles seen``."""
+    return f"{reshuffles} reshuffle{'' if reshuffles == 1 else 's'} seen"
+
+
 def _details(verdict: PositionVerdict, games: int) -> JSON:
     details: JSON = {"reshuffles": verdict.reshuffles, "games": games, "tests": TESTS, "threshold": THRESHOLD,
                      "false_alarm_per_run": FALSE_ALARM}
@@ -172,7 +177,7 @@ def _wrong_reshuffle(unit: Unit[ReshuffleGames], wrong: _Wrong, reshuffles: int,
                        step=wrong.step, expected=f"the reference {fault.reference_does}",
                        actual=f"the engine: {fault.engine_does}",
                        message=f"game {wrong.game.label}, decision {wrong.step}: the engine's own reshuffle did not "
-                               f"hold exactly the discard pile ({reshuffles} reshuffles seen)",
+                               f"hold exactly the discard pile ({_seen(reshuffles)})",
                        reproduce=unit.reproduce, duration=duration,
                        details={CAUSE_KEY: facts.to_json(), "game": wrong.game.label, "reshuffles": reshuffles})
 
@@ -192,7 +197,7 @@ def _pinned(unit: Unit[ReshuffleGames], found: CardPosition, reshuffles: int, du
                        expected=f"{name} {where} about {found.expected:.1f} times in {found.trials} reshuffles "
                                 f"(a fair shuffle)",
                        actual=f"{found.hits} times (p = {found.p_value:.2g})",
-                       message=f"{reshuffles} reshuffles seen: {found.sentence()}; a fair shuffle does that with "
+                       message=f"{_seen(reshuffles)}: {found.sentence()}; a fair shuffle does that with "
                                f"p <= {THRESHOLD:.2g} ({TESTS} cards and positions tested, at most {FALSE_ALARM:g} "
                                "false alarm per run)",
                        reproduce=unit.reproduce, duration=duration, details={**details, CAUSE_KEY: facts.to_json()})
