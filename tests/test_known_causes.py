@@ -85,7 +85,7 @@ def test_set_aside_goes_on_past_an_accepted_probe_and_finds_the_second_deviation
     # The workers import the engine from this module: they run with the repository on their path.
     monkeypatch.setenv("PYTHONPATH", str(REPOSITORY))
     result = _fuzz_cli("--impl", "tests.test_known_causes:two_bugs", "--check", "lockstep", "--games", "4",
-                       "--set-aside", "DEC-2", "--max-failures", "3", "--shrink-time", "0")
+                       "--set-aside", "DEC-2", "--max-failures", "3", "--shrink-examples", "0")
     assert 1 == result.exit_code, result.output
     assert "LOCKSTEP (EFF-5" in result.output
     assert "LOCKSTEP (DEC-2" not in result.output

@@ -94,6 +94,12 @@ def test_suites_come_from_the_rule_catalogue() -> None:
     assert ("--suite", "scenarios", "--rule", "PAY-3") == payment.args
 
 
+def test_a_fixture_names_its_own_options_where_the_catalogue_suite_cannot_catch_it() -> None:
+    pinned = plan_for("pins_a_card_on_top")
+    assert pinned is not None
+    assert ("--suite", "random-play", "--rule", "DECK-1", "--games", "20") == pinned.args
+
+
 def test_fault_fixtures_and_the_minimal_adapter() -> None:
     by_name = {p.name: p for p in plans()}
     assert set(FAULTS) <= set(by_name)

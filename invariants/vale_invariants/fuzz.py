@@ -34,6 +34,7 @@ from unittest import mock
 from oracle.core.causes import CAUSE_KEY
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
+from oracle.core.protocol import SHUFFLES_INSIDE
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject
 from oracle.scenarios.blame import MIN_REPLAY_SECONDS, StepKind, TraceStep, first_divergence
@@ -508,8 +509,8 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
         missing = [c for c in needs if not handshake.can(c)]
         if missing:
             report.unsupported[name] = f"the engine does not declare {' and '.join(repr(c) for c in missing)}"
-    if handshake.can("internal_shuffle"):
-        own = "the engine shuffles inside (internal_shuffle)"
+    if handshake.reshuffles_inside:
+        own = f"the engine shuffles inside ({' and '.join(c for c in SHUFFLES_INSIDE if handshake.can(c))})"
         if "INV-DETERMINISM" in config.checked:
             report.unsupported["INV-DETERMINISM"] = f"{own}: the same inputs need not give the same game"
         if LOCKSTEP.name in config.checked and not handshake.can("export"):

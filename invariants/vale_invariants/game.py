@@ -18,7 +18,7 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.undrivable import UNDRIVABLE, undrivable_reason
-from oracle.engines.play import ADVANCED_TILES, adopt_deck, random_deck
+from oracle.engines.play import ADVANCED_TILES, adopt_deck, deal_difference, random_deck
 from oracle.reference import ReferenceEngine
 from vale_invariants import checks
 from vale_invariants.actions import (
@@ -97,7 +97,9 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             if start is None:
                 subject.new_game(setup)
                 if subject.handshake.can("internal_shuffle") and self.can_export:
-                    setup = adopt_deck(setup, subject.export())
+                    dealt = subject.export()
+                    self._check_deal(setup, dealt)
+                    setup = adopt_deck(setup, dealt)
                     self.trace.setup = setup
                     self.deck = frozenset(setup["deck"])
             else:
@@ -177,6 +179,15 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         except EngineFault as fault:
             raise self.fault(ENGINE_FAULT.name, fault, step) from None
         return snapshot, drivable(pending), undrivable_reason(pending)
+    def _check_deal(self, setup: JSON, dealt: JSON) -> None:
+        """INV-SETUP with an engine that deals by itself (``internal_shuffle``): it dealt exactly the given deck,
+        in an order of its own (SETUP-1); only then is its order adopted."""
+        if not self.on("INV-SETUP"):
+            return
+        wrong = deal_difference(list(setup["deck"]), dealt)
+        if wrong:
+            self._raise(Finding("INV-SETUP", "SETUP-1", "an engine that shuffles the set-up deck by itself deals "
+                                "exactly its cards", f"the {len(setup['deck'])} cards of the deck", wrong), 0)
 
     def _stop_undrivable(self, pending: JSON, reason: str) -> None:
         """The adapter cannot answer ``pending`` (docs/protocol.md, "Decisions an adapter cannot drive"): the game

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-import itertools
 from typing import Any
 
 from oracle.core.faults import EngineFault
@@ -23,6 +21,7 @@ from vale_invariants.lockstep import (
     reference_rejection,
     state_rules,
 )
+from vale_invariants.reshuffles import DRAW_PILE, Adopted, DeckFault, adopt_reshuffles
 from vale_invariants.trace import Divergence
 
 
@@ -77,8 +76,11 @@ class LockstepComparison(Resynchronising):
                                                        rules=dedupe_rules([str(rejection.get("rule", "")),
                                                                            "DEC-2"]))))
                 return
-        if after is not None and self.subject.handshake.can("internal_shuffle"):
-            self._reference(step, "shuffle", lambda: adopt_reshuffles(reference, after))
+        if after is not None and self.subject.handshake.reshuffles_inside:
+            adopted: Adopted = self._reference(step, "shuffle", lambda: adopt_reshuffles(reference, after))
+            if adopted.fault is not None:
+                self._deck_fault(adopted.fault, step)
+                return
         expected = self._reference(step, "export", reference.export)
         self.reference_snapshot = expected
         expected_pending = reference.decision()
@@ -100,37 +102,23 @@ class LockstepComparison(Resynchronising):
                                                    actual=pending, reference_snapshot=expected,
                                                    reference_decision=expected_pending, rules=rules)))
 
+    def _deck_fault(self, fault: DeckFault, step: int) -> None:
+        """DECK-1: the engine's own reshuffle did not hold exactly the discard pile (the adopted reshuffle is the
+        step's action, so the cause is the reshuffle whatever action led to it)."""
+        reference = self.reference
+        assert reference is not None
+        expected = self._reference(step, "export", reference.export)
+        self.reference_snapshot = expected
+        self.diverged(self._located(Divergence("state", step, fault.shuffle, field=DRAW_PILE,
+                                               expected=fault.reference_does, actual=fault.engine_does,
+                                               reference_snapshot=expected,
+                                               reference_decision=reference.decision(), rules=("DECK-1",))))
+
     def _located(self, divergence: Divergence) -> Divergence:
         """The divergence with the position the reference was last re-synchronised from, if it was."""
         if self.resync_point is not None:
             divergence.given_step, divergence.given = self.resync_point
         return divergence
-
-
-MOST_ORDERS_TRIED = 720
-"""Orders of the cards drawn right after a reshuffle tried at most (6 cards) before taking the first."""
-
-
-def adopt_reshuffles(reference: ReferenceEngine, after: JSON) -> None:
-    """DECK-1 with an engine that shuffles inside: answer each reshuffle the reference asks with the order the
-    engine chose, read from its snapshot ``after``. The cards it still holds in its draw pile give the order below
-    the top; the cards drawn since the reshuffle, in the order that brings the reference to the same state."""
-    while (pending := reference.decision()) is not None and pending.get("kind") == "shuffle":
-        cards = list(pending.get("cards") or reference.export().get("discard_pile", []))
-        pile = [card for card in after.get("draw_pile", []) if card in cards]
-        drawn = sorted(set(cards) - set(pile))
-        orders = itertools.islice(itertools.permutations(drawn), MOST_ORDERS_TRIED)
-        first: list[str] | None = None
-        for top in orders:
-            order = [*top, *pile]
-            first = first or order
-            twin = copy.deepcopy(reference)
-            twin.apply({"type": "shuffle", "player": None, "order": order})
-            if first_state_difference(twin.export(), after) is None:
-                break
-        else:
-            order = first or pile
-        reference.apply({"type": "shuffle", "player": None, "order": order})
 
 
 def _reference_at(snapshot: JSON | None) -> ReferenceEngine | None:

@@ -3,7 +3,8 @@
 The reference must come out clean (every check passes but the not-applicable ones of other variant readings);
 every fixture engine in ``vale_fixtures`` that declares the rule it breaks (``BROKEN_RULE``, one bug) or the rules
 (``BROKEN_RULES``, a tuple of independent bugs) must be reported with exactly one cause per rule, each blamed on its
-own rule (docs/reports.md, Causes); each fault fixture must get its fault (an outcome, or an exit code); a fixture
+own rule (docs/reports.md, Causes), in the suites the rules catalogue names (or with the ``oracle check`` options of
+its ``SELFTEST_ARGS``); each fault fixture must get its fault (an outcome, or an exit code); a fixture
 that gives nothing to check (``CHECKS_NOTHING``) must pass nothing and exit 3; every other fixture (the minimal
 adapter, engines declaring variants) must pass.
 Each run is ``oracle check --report-json`` in a subprocess, limited to the suites that catch the fixture.
@@ -147,6 +148,9 @@ def plan_for(name: str) -> Plan | None:
         return None
     broken = broken_rules(engine)
     if broken:
+        own_args = getattr(engine, "SELFTEST_ARGS", None)
+        if own_args:
+            return Plan(name, impl, Expect.CAUGHT, tuple(own_args), rules=broken)
         return _caught_plan(name, impl, broken, str(getattr(engine, "CAUGHT_BY", "")))
     if getattr(engine, "CHECKS_NOTHING", False):
         return Plan(name, impl, Expect.CHECKS_NOTHING)

@@ -130,9 +130,13 @@ class ApplyResult:
         return out
 
 
-CAPABILITIES = ("load", "export", "legal_actions", "events", "internal_shuffle")
-"""What an engine may declare. ``internal_shuffle``: the engine shuffles with its own random generator (it
-ignores ``setup.deck`` and never asks a ``shuffle`` decision); the oracle adopts its orders from ``export``."""
+CAPABILITIES = ("load", "export", "legal_actions", "events", "internal_shuffle", "internal_reshuffle")
+"""What an engine may declare. ``internal_shuffle``: the engine shuffles with its own random generator, the set-up
+deck and every reshuffle (it ignores ``setup.deck`` and never asks a ``shuffle`` decision); ``internal_reshuffle``:
+it deals ``setup.deck`` as given and shuffles only the reshuffles itself (DECK-1). The oracle adopts and checks
+their orders from ``export``."""
+SHUFFLES_INSIDE = ("internal_shuffle", "internal_reshuffle")
+"""The capabilities of an engine that reshuffles the discard pile by itself (it never asks a ``shuffle``)."""
 REFERENCE_CAPABILITIES = ("load", "export", "legal_actions", "events")
 CAPABILITY_METHODS = {"load": "load", "export": "export", "legal_actions": "legal_actions"}
 """Capability -> the engine method it promises: an engine that declares one must answer that method (PROTO-2)."""

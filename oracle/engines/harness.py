@@ -29,7 +29,7 @@ from oracle.core import shapes
 from oracle.core.faults import DeclaredButUnsupported, EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.portable import shown_path
-from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, Engine
+from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, SHUFFLES_INSIDE, Engine
 from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
 
@@ -102,6 +102,12 @@ class Handshake:
 
     def can(self, capability: str) -> bool:
         return capability in self.capabilities
+
+    @property
+    def reshuffles_inside(self) -> bool:
+        """The engine reshuffles the discard pile with its own generator (``internal_shuffle`` or
+        ``internal_reshuffle``): it never asks a ``shuffle`` decision (DECK-1)."""
+        return any(self.can(c) for c in SHUFFLES_INSIDE)
 
 
 def parse_handshake(data: object) -> Handshake:

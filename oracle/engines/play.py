@@ -7,6 +7,7 @@ action a player takes all come from one ``random.Random(seed)``.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -60,6 +61,17 @@ def adopt_deck(setup: JSON, snapshot: JSON) -> JSON:
     """The set-up with the deck an engine that shuffles inside (``internal_shuffle``) dealt itself: its display,
     then its draw pile, top first (the display is listed sorted, and the reference reveals it sorted too)."""
     return {**setup, "deck": [*snapshot.get("display", []), *snapshot.get("draw_pile", [])]}
+
+
+def deal_difference(deck: list[str], snapshot: JSON) -> str:
+    """SETUP-1 for an engine that deals by itself: its display and draw pile hold exactly the cards of ``deck``, in
+    any order ('' when they do, else what they lack and hold beyond it)."""
+    dealt = Counter([*snapshot.get("display", []), *snapshot.get("draw_pile", [])])
+    given = Counter(deck)
+    missing, extra = given - dealt, dealt - given
+    words = [f"{label} {', '.join(sorted(cards.elements()))}" for label, cards in
+             (("lack", missing), ("hold beyond the deck", extra)) if cards]
+    return f"the display and draw pile {' and '.join(words)}" if words else ""
 
 
 @dataclass

@@ -29,7 +29,7 @@ from oracle.core.causes import (
 from oracle.core.faults import EngineFault, describe_fault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
-from oracle.core.protocol import ANSWERS, DecisionKind, answer_is_ordered
+from oracle.core.protocol import ANSWERS, SHUFFLES_INSIDE, DecisionKind, answer_is_ordered
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.rules import variants
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
@@ -129,8 +129,9 @@ def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
         return "the engine cannot load snapshots (no 'load' capability)"
     if handshake.can("internal_shuffle") and scenario.new_game is not None:
         return "the scenario deals a given deck order, and the engine shuffles inside (internal_shuffle)"
-    if handshake.can("internal_shuffle") and any((s.do or {}).get("type") == "shuffle" for s in scenario.steps):
-        return "the scenario chooses a shuffle order, and the engine shuffles inside (internal_shuffle)"
+    own = next((c for c in SHUFFLES_INSIDE if handshake.can(c)), "")
+    if own and any((s.do or {}).get("type") == "shuffle" for s in scenario.steps):
+        return f"the scenario chooses a shuffle order, and the engine shuffles inside ({own})"
     needs_export = scenario.expect_end is not None or any(s.expect is not None for s in scenario.steps)
     if needs_export and not handshake.can("export"):
         return "the scenario checks snapshots and the engine cannot export them (no 'export' capability)"

@@ -29,10 +29,12 @@ from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Handshake, Subject
-from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, new_setup
+from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, deal_difference, new_setup
 from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
 from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
+from oracle.suites.game_plans import GamePlan, game_plans
 from oracle.suites.registry import (
+    AnyUnit,
     CheckOptions,
     PlanContext,
     PlannedCheck,
@@ -42,38 +44,7 @@ from oracle.suites.registry import (
     fault_result,
     players_unsupported,
 )
-
-
-@dataclass(frozen=True)
-class GamePlan:
-    """One seeded game a suite plays: the mode (base, expansion cards, or cards and tiles), players, seed."""
-
-    mode: str
-    players: int
-    seed: int
-
-    @property
-    def label(self) -> str:
-        game = f"{self.players}p/seed-{self.seed}"
-        return game if self.mode == "base" else f"{self.mode}/{game}"
-
-    def setup(self) -> JSON:
-        return new_setup(self.players, self.seed, expansion=self.mode != "base", artifacts=self.mode == "artifacts")
-
-    def reproduce(self, impl: str) -> str:
-        flag = {"base": "", "expansion": " --expansion", "artifacts": " --artifacts"}[self.mode]
-        return f"oracle play --impl {shlex.quote(impl)} --players {self.players} --seed {self.seed}{flag}"
-
-
-def game_plans(handshake: Handshake, options: CheckOptions, games: int, seed_offset: int) -> list[GamePlan]:
-    """The games to play: every requested player count, in each mode the engine declares (ART-1, ART-2)."""
-    modes = ["base"] + (["expansion"] if handshake.expansion else []) + (["artifacts"] if handshake.artifacts else [])
-    return [
-        GamePlan(mode, players, options.seed + seed_offset + game)
-        for mode in modes
-        for players in options.players
-        for game in range(games)
-    ]
+from oracle.suites.reshuffles import ReshuffleGames, plan_reshuffles, run_reshuffles
 
 
 def where_stalled(subject: Subject, pending: JSON | None) -> tuple[str, str]:
@@ -138,8 +109,12 @@ def _run_setup(unit: Unit[SetupGame], context: RunContext) -> list[CheckResult]:
         return [fault_result("setup", check.id, check.title, fault, rules=("SETUP-1",))]
     details: JSON = {}
     if subject.handshake.can("internal_shuffle"):
+        wrong = deal_difference(list(setup["deck"]), actual)
+        if wrong:
+            return [_wrong_deal(unit, len(setup["deck"]), wrong, time.perf_counter() - started)]
         setup = adopt_deck(setup, actual)
-        details["deck"] = "adopted from the engine, which shuffles inside (internal_shuffle): its order is not checked"
+        details["deck"] = ("adopted from the engine, which shuffles inside (internal_shuffle): it holds exactly the "
+                           "cards of the deck, in an order that is not checked")
     reference = ReferenceEngine(declared)
     reference.new_game(setup)
     expected = canonical(reference.export())
@@ -155,6 +130,18 @@ def _run_setup(unit: Unit[SetupGame], context: RunContext) -> list[CheckResult]:
         message="the snapshot right after new_game differs from the reference's",
         reproduce=unit.reproduce, duration=time.perf_counter() - started,
         details={**details, CAUSE_KEY: facts.to_json()})]
+
+
+def _wrong_deal(unit: Unit[SetupGame], size: int, wrong: str, duration: float) -> CheckResult:
+    """SETUP-1: an engine that shuffles the set-up deck by itself dealt other cards than the deck's."""
+    check = unit.checks[0]
+    dealt = f"the {size} cards of the deck, in an order of the engine's"
+    cause = CauseFacts(Verdict.DIFFERS, "new_game", field="draw_pile", rule="SETUP-1",
+                       reference_does=f"deals {dealt}", engine_does=f"deals other cards: {wrong}")
+    return CheckResult("setup", check.id, check.title, Outcome.FAIL, rules=("SETUP-1",), step=0,
+                       expected=dealt, actual=wrong, message="the engine shuffles the set-up deck by itself "
+                       "(internal_shuffle) and deals other cards than the deck's", reproduce=unit.reproduce,
+                       duration=duration, details={CAUSE_KEY: cause.to_json()})
 
 
 # ---------------------------------------------------------------------------------------------- random play
@@ -377,9 +364,26 @@ def canonical(snapshot: JSON) -> JSON:
 
 
 SETUP = SuiteSpec("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
+_plan_random_games = _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ())
+
+
+def _plan_random_play(context: PlanContext) -> list[AnyUnit]:
+    """The games of random play, then, for an engine that reshuffles by itself, the check of its reshuffles."""
+    return [*_plan_random_games(context), *plan_reshuffles(context)]
+
+
+_RANDOM_PLAY_RUNS: dict[type, Callable[[Any, RunContext], list[CheckResult]]] = {
+    GamePlan: _run_random_play, ReshuffleGames: run_reshuffles}
+
+
+def _run_random_play_unit(unit: AnyUnit, context: RunContext) -> list[CheckResult]:
+    return _RANDOM_PLAY_RUNS[type(unit.payload)](unit, context)
+
+
 RANDOM_PLAY = SuiteSpec(
-    "random-play", _plan_games("random-play", "random legal play", random_play_rules, lambda o: o.games, 0, ()),
-    _run_random_play, "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3)")
+    "random-play", _plan_random_play, _run_random_play_unit,
+    "whole games of random legal play in every declared mode (END-1, PROTO-2, PROTO-3); the reshuffles of an engine "
+    "that shuffles inside (DECK-1)")
 ROUNDTRIP = SuiteSpec(
     "roundtrip", _plan_games("roundtrip", "snapshot round-trip at every step", lambda _: ("PROTO-1",),
                              lambda o: o.roundtrip_games, 100, ("export", "load")),
