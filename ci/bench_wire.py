@@ -23,7 +23,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,24 +49,44 @@ IN_PROCESS = "oracle.reference"
 
 @dataclass(frozen=True)
 class Bench:
-    """One engine of the side-by-side run: its label, its ``--impl`` and its lock-step and check targets."""
+    """One engine of the side-by-side run: its label, its ``--impl``, the wire settings it runs under (environment
+    variables) and its lock-step and check targets."""
 
     label: str
     impl: str
+    env: tuple[tuple[str, str], ...] = ()
     lockstep_target: str = ""
     check_target: str = ""
 
     def factory(self) -> Callable[[], Any]:
         return create if self.impl == IN_PROCESS else wire_factory(self.impl)
 
+    @contextmanager
+    def settings(self) -> Iterator[None]:
+        os.environ.update(dict(self.env))
+        try:
+            yield
+        finally:
+            for name, _ in self.env:
+                del os.environ[name]
+
 
 ENGINES = (
     Bench("in-process reference", IN_PROCESS),
     Bench("oracle serve", SERVE, check_target="<= 1.5x in-process"),
     Bench("oracle serve --legal-by-trial", f"{SERVE} --legal-by-trial",
-          ">= 1,000/s or >= 0.5x in-process", "<= 60 s"),
-    Bench("oracle serve --legal-cost 20", f"{SERVE} --legal-cost 20", ">= 400/s", "<= 60 s"),
+          lockstep_target=">= 1,000/s or >= 0.5x in-process", check_target="<= 60 s"),
+    Bench("oracle serve --legal-cost 20", f"{SERVE} --legal-cost 20", lockstep_target=">= 400/s",
+          check_target="<= 60 s"),
 )
+"""The four engines of issue 25: lock-step and the default ``oracle check`` on each."""
+
+SHORTCUTS_OFF = (
+    Bench("oracle serve without observe", SERVE, ((OBSERVE, "0"),)),
+    Bench("oracle serve without pipelining", SERVE, ((PIPELINE, "0"),)),
+    Bench("oracle serve without either", SERVE, ((OBSERVE, "0"), (PIPELINE, "0"))),
+)
+"""``oracle serve`` without the wire's shortcuts (docs/wire.md, "Few round trips"): lock-step only."""
 
 
 def round_trip_us(calls: int = 3000, batch: int = 1) -> float:
@@ -112,36 +133,24 @@ def load_average() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def lockstep_side_by_side(repeats: int) -> float:
-    """Each engine's best lock-step rate over ``repeats`` rounds, printed; the in-process rate is returned."""
-    factories = {bench.label: bench.factory() for bench in ENGINES}
+def lockstep_side_by_side(repeats: int) -> None:
+    """Each engine's best lock-step rate over ``repeats`` rounds, printed against the in-process rate."""
+    benches = (*ENGINES, *SHORTCUTS_OFF)
+    factories = {bench.label: bench.factory() for bench in benches}
     best = dict.fromkeys(factories, 0.0)
     decisions = 0
     for _ in range(repeats):
-        for bench in ENGINES:
-            rate, decisions = lockstep_rate(factories[bench.label], bench.impl)
+        for bench in benches:
+            with bench.settings():
+                rate, decisions = lockstep_rate(factories[bench.label], bench.impl)
             best[bench.label] = max(best[bench.label], rate)
     in_rate = best[ENGINES[0].label]
     print(f"lock-step fuzz, {LOCKSTEP_GAMES} games ({decisions} decisions), best of {repeats}, "
           f"load {load_average()}:", flush=True)
-    for bench in ENGINES:
+    for bench in benches:
         rate = best[bench.label]
         target = f"  (target {bench.lockstep_target})" if bench.lockstep_target else ""
         print(f"  {bench.label:32s} {rate:7.0f}/s = {rate / in_rate:5.2f}x{target}", flush=True)
-    return in_rate
-
-
-def lockstep_without_shortcuts(in_rate: float) -> None:
-    wire = wire_factory(SERVE)
-    for label, env in (("without observe", {OBSERVE: "0"}), ("without pipelining", {PIPELINE: "0"}),
-                       ("without either", {OBSERVE: "0", PIPELINE: "0"})):
-        os.environ.update(env)
-        try:
-            rate, _ = lockstep_rate(wire, SERVE)
-        finally:
-            for name in env:
-                del os.environ[name]
-        print(f"  oracle serve {label:19s} {rate:7.0f}/s = {rate / in_rate:5.2f}x", flush=True)
 
 
 def checks_side_by_side() -> None:
@@ -160,8 +169,7 @@ def main(argv: list[str]) -> int:
     repeats = int(argv[argv.index("--repeats") + 1]) if "--repeats" in argv else 1 if quick else REPEATS
     print(f"round trip, one request at a time: {round_trip_us():7.1f} µs", flush=True)
     print(f"round trip, pipelined 10 per write: {round_trip_us(batch=10):7.1f} µs per request", flush=True)
-    in_rate = lockstep_side_by_side(repeats)
-    lockstep_without_shortcuts(in_rate)
+    lockstep_side_by_side(repeats)
     if not quick:
         checks_side_by_side()
     started = sum(pool.started for pool in POOLS.values())
