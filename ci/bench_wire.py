@@ -1,12 +1,21 @@
 """Wire-protocol figures, wall-clock with the engine process's time included (not in the default test run).
 
-* the round trip of a trivial call (``decision``), one at a time and pipelined ten at a time, in µs;
-* lock-step fuzz of the reference served over the wire against in-process lock-step, side by side
-  (target: at least 0.35x the in-process decisions per second);
-  and the same without ``observe``, without pipelining, and without either;
-* the default ``oracle check`` with ``--impl 'cmd:oracle serve'`` against in-process (target: at most 3x).
+Four engines side by side, each round running every engine once (so a change of the machine's load hits all):
+the reference in-process, ``oracle serve``, ``oracle serve --legal-by-trial`` (no ``legal_actions``: the oracle
+tries candidates on copies, as for most real adapters) and ``oracle serve --legal-cost 20`` (an adapter that lists
+by trying candidates itself, 20 ms a call; real ones measured 20 to 150 ms). Figures and targets
+(``docs/performance.md``, issue 25; quiet 2-core machine, best of 3):
 
-Run: ``python3 ci/bench_wire.py`` (add ``--quick`` to skip the default ``oracle check`` comparison).
+* the round trip of a trivial call (``decision``), one at a time and pipelined ten at a time, in µs;
+* lock-step fuzz on 12 seeded games, decisions per second: ``--legal-by-trial`` >= 1,000/s (or >= 0.5x in-process
+  lock-step, whichever is lower; needs ``try_actions``, issue 25 item 1) and ``--legal-cost 20`` >= 400/s (needs
+  the sampled legal-set comparison, item 2); ``oracle serve`` alone also without ``observe``, without pipelining
+  and without either;
+* the default ``oracle check``, wall-clock: at most 60 s on ``--legal-by-trial`` and on ``--legal-cost 20``, and
+  ``oracle serve`` at most 1.5x the in-process run.
+
+Run: ``python3 ci/bench_wire.py`` (about 15 minutes on a busy 2-core machine); ``--quick`` runs one round and
+skips the ``oracle check`` comparison; ``--repeats N`` sets the rounds (default 3).
 """
 
 from __future__ import annotations
@@ -14,9 +23,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from oracle.core.results import Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.play import new_setup
 from oracle.engines.wire.channel import Deadline
@@ -32,8 +44,49 @@ from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
 LOCKSTEP_GAMES = 12
 REPEATS = 3
-LOCKSTEP_TARGET = 0.35
-CHECK_TARGET = 3.0
+IN_PROCESS = "oracle.reference"
+
+
+@dataclass(frozen=True)
+class Bench:
+    """One engine of the side-by-side run: its label, its ``--impl``, the wire settings it runs under (environment
+    variables) and its lock-step and check targets."""
+
+    label: str
+    impl: str
+    env: tuple[tuple[str, str], ...] = ()
+    lockstep_target: str = ""
+    check_target: str = ""
+
+    def factory(self) -> Callable[[], Any]:
+        return create if self.impl == IN_PROCESS else wire_factory(self.impl)
+
+    @contextmanager
+    def settings(self) -> Iterator[None]:
+        os.environ.update(dict(self.env))
+        try:
+            yield
+        finally:
+            for name, _ in self.env:
+                del os.environ[name]
+
+
+ENGINES = (
+    Bench("in-process reference", IN_PROCESS),
+    Bench("oracle serve", SERVE, check_target="<= 1.5x in-process"),
+    Bench("oracle serve --legal-by-trial", f"{SERVE} --legal-by-trial",
+          lockstep_target=">= 1,000/s or >= 0.5x in-process", check_target="<= 60 s"),
+    Bench("oracle serve --legal-cost 20", f"{SERVE} --legal-cost 20", lockstep_target=">= 400/s",
+          check_target="<= 60 s"),
+)
+"""The four engines of issue 25: lock-step and the default ``oracle check`` on each."""
+
+SHORTCUTS_OFF = (
+    Bench("oracle serve without observe", SERVE, ((OBSERVE, "0"),)),
+    Bench("oracle serve without pipelining", SERVE, ((PIPELINE, "0"),)),
+    Bench("oracle serve without either", SERVE, ((OBSERVE, "0"), (PIPELINE, "0"))),
+)
+"""``oracle serve`` without the wire's shortcuts (docs/wire.md, "Few round trips"): lock-step only."""
 
 
 def round_trip_us(calls: int = 3000, batch: int = 1) -> float:
@@ -64,44 +117,61 @@ def lockstep_rate(factory: Callable[[], Any], impl: str, games: int = LOCKSTEP_G
     return stats.decisions / (time.perf_counter() - started), stats.decisions
 
 
-def check_seconds(impl: str) -> tuple[float, int]:
-    """Wall-clock seconds of the default ``oracle check`` suites, and the number of checks."""
+def check_seconds(impl: str) -> tuple[float, int, str]:
+    """Wall-clock seconds of the default ``oracle check`` suites, the number of checks, and the outcomes that are
+    not ok, counted (a slow engine runs out of a Z3 row's budget: ``incomplete``; any failure is a bug)."""
     suites = list(BY_NAME)
     started = time.perf_counter()
     results = run_check(EngineUnderTest.load(impl, 5.0), CheckOptions(), suites)
-    assert all(r.outcome.ok for r in results), [r.id for r in results if not r.outcome.ok]
-    return time.perf_counter() - started, len(results)
+    seconds = time.perf_counter() - started
+    assert not [r.id for r in results if not r.outcome.ok and r.outcome is not Outcome.INCOMPLETE]
+    incomplete = sum(r.outcome is Outcome.INCOMPLETE for r in results)
+    return seconds, len(results), f", {incomplete} incomplete" if incomplete else ""
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def lockstep_side_by_side(repeats: int) -> None:
+    """Each engine's best lock-step rate over ``repeats`` rounds, printed against the in-process rate."""
+    benches = (*ENGINES, *SHORTCUTS_OFF)
+    factories = {bench.label: bench.factory() for bench in benches}
+    best = dict.fromkeys(factories, 0.0)
+    decisions = 0
+    for _ in range(repeats):
+        for bench in benches:
+            with bench.settings():
+                rate, decisions = lockstep_rate(factories[bench.label], bench.impl)
+            best[bench.label] = max(best[bench.label], rate)
+    in_rate = best[ENGINES[0].label]
+    print(f"lock-step fuzz, {LOCKSTEP_GAMES} games ({decisions} decisions), best of {repeats}, "
+          f"load {load_average()}:", flush=True)
+    for bench in benches:
+        rate = best[bench.label]
+        target = f"  (target {bench.lockstep_target})" if bench.lockstep_target else ""
+        print(f"  {bench.label:32s} {rate:7.0f}/s = {rate / in_rate:5.2f}x{target}", flush=True)
+
+
+def checks_side_by_side() -> None:
+    print(f"oracle check, default suites, wall-clock, load {load_average()}:", flush=True)
+    in_seconds = 0.0
+    for bench in ENGINES:
+        seconds, checks, incomplete = check_seconds(bench.impl)
+        in_seconds = in_seconds or seconds
+        target = f"  (target {bench.check_target})" if bench.check_target else ""
+        print(f"  {bench.label:32s} {seconds:6.1f} s ({checks} checks{incomplete}) = {seconds / in_seconds:5.2f}x"
+              f"{target}", flush=True)
 
 
 def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    repeats = int(argv[argv.index("--repeats") + 1]) if "--repeats" in argv else 1 if quick else REPEATS
     print(f"round trip, one request at a time: {round_trip_us():7.1f} µs", flush=True)
     print(f"round trip, pipelined 10 per write: {round_trip_us(batch=10):7.1f} µs per request", flush=True)
-    wire = wire_factory(SERVE)
-    wire()
-    in_rate = wire_rate = 0.0
-    decisions = 0
-    for _ in range(REPEATS):
-        rate, decisions = lockstep_rate(create, "oracle.reference")
-        in_rate = max(in_rate, rate)
-        wire_rate = max(wire_rate, lockstep_rate(wire, SERVE)[0])
-    print(f"lock-step fuzz, {LOCKSTEP_GAMES} games ({decisions} decisions), best of {REPEATS}: "
-          f"in-process {in_rate:7.0f}/s, wire {wire_rate:7.0f}/s = {wire_rate / in_rate:.2f}x "
-          f"(target >= {LOCKSTEP_TARGET}x)", flush=True)
-    for label, env in (("without observe", {OBSERVE: "0"}), ("without pipelining", {PIPELINE: "0"}),
-                       ("without either", {OBSERVE: "0", PIPELINE: "0"})):
-        os.environ.update(env)
-        try:
-            rate, _ = lockstep_rate(wire, SERVE)
-        finally:
-            for name in env:
-                del os.environ[name]
-        print(f"  lock-step over the wire {label}: {rate:7.0f}/s = {rate / in_rate:.2f}x", flush=True)
-    if "--quick" not in argv:
-        in_seconds, checks = check_seconds("oracle.reference")
-        wire_seconds, wire_checks = check_seconds(SERVE)
-        print(f"oracle check, default suites: in-process {in_seconds:.1f} s ({checks} checks), wire "
-              f"{wire_seconds:.1f} s ({wire_checks} checks) = {wire_seconds / in_seconds:.2f}x "
-              f"(target <= {CHECK_TARGET}x)", flush=True)
+    lockstep_side_by_side(repeats)
+    if not quick:
+        checks_side_by_side()
     started = sum(pool.started for pool in POOLS.values())
     print(f"engine processes started: {started}")
     return 0

@@ -8,12 +8,20 @@ import typer
 
 from oracle.core.exits import bad_input
 from oracle.core.faults import ImplError
+from oracle.engines.adapter_like import AdapterLike, adapter_like
 from oracle.engines.connect import DEFAULT_IMPL, resolve_impl
 
 
 def serve_command(
     impl: Annotated[str, typer.Option(
         help="engine to serve: package.module or package.module:factory")] = DEFAULT_IMPL,
+    legal_by_trial: Annotated[bool, typer.Option(
+        "--legal-by-trial",
+        help="serve the engine without the legal_actions capability, as most real adapters are: the oracle "
+             "then tries candidate actions on copies (docs/performance.md)")] = False,
+    legal_cost: Annotated[float, typer.Option(
+        metavar="MS", help="wait this many milliseconds in every legal_actions call, as an adapter that lists "
+                           "by trying candidates itself (docs/performance.md)")] = 0.0,
 ) -> None:
     """Serve an engine on stdin/stdout in the JSON-lines wire protocol (docs/wire.md); its prints go to stderr.
 
@@ -22,8 +30,12 @@ def serve_command(
     """
     from oracle.engines.wire.server import serve_stdio
 
+    like = AdapterLike(by_trial=legal_by_trial, cost_ms=legal_cost)
+    problem = like.problem()
+    if problem is not None:
+        raise bad_input(problem)
     try:
-        factory = resolve_impl(impl)
+        factory = adapter_like(resolve_impl(impl), like)
     except ImplError as exc:
         raise bad_input(str(exc)) from None
     try:

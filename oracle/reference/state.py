@@ -46,7 +46,11 @@ class Setup:
     def variant(self, name: str) -> str:
         """The value of the rule variant ``name`` this game plays: the set-up's, else the engine's declared one,
         else the project's ruling (the catalogue's first value)."""
-        return dict(self.variants).get(name, dict(self.declared).get(name, variants()[name].default))
+        for named in (self.variants, self.declared):
+            for rule, value in named:
+                if rule == name:
+                    return value
+        return variants()[name].default
 
     def to_json(self) -> JSON:
         return {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from oracle.core.model import Family, Stones
 from oracle.reference.effects.context import EffectContext
 from oracle.reference.effects.registry import Effect, Permanent, active, instant, instant_can_resolve, permanent
@@ -84,17 +86,23 @@ def _summonable_from_discard_pile(table: Table, owner: int, dragon: str) -> bool
 def _akhlut_targets(table: Table, owner: int, acting: str) -> list[str]:
     """Dragons of the discard pile Akhlut could summon: the acting card placed first (SUM-5), a free area left
     for the Dragon (SUM-1) and a Dragon whose Instant effect could resolve (SUM-4)."""
+    return list(_each_akhlut_target(table, owner, acting))
+
+
+def _each_akhlut_target(table: Table, owner: int, acting: str) -> Iterator[str]:
     placed = table.what_if()
     if acting in placed.hand(owner):
         placed.place_summoned(owner, acting, Stones(), free=True)
     if not placed.area_free(owner):
-        return []
-    dragons = [c for c in placed.state.discard_pile if placed.card(c).family is Family.DRAGON]
-    return [c for c in dragons if _summonable_from_discard_pile(placed, owner, c)]
+        return
+    for card_id in placed.state.discard_pile:
+        if placed.card(card_id).family is Family.DRAGON and _summonable_from_discard_pile(placed, owner, card_id):
+            yield card_id
 
 
 def _akhlut_can_resolve(table: Table, owner: int, acting: str) -> bool:
-    return bool(_akhlut_targets(table, owner, acting))
+    """SUM-4: one Dragon to summon is enough."""
+    return next(_each_akhlut_target(table, owner, acting), None) is not None
 
 
 def _akhlut_summon(ctx: EffectContext) -> None:

@@ -14,7 +14,7 @@ from oracle.reference.effects.steps import (
     SummonFromHand,
     any_card,
     family_names,
-    free_summon_candidates,
+    free_summon_possible,
     gain_points_per,
     points_per_card_of,
     recovers_itself,
@@ -62,7 +62,7 @@ def _horus_can_resolve(table: Table, owner: int, acting: str) -> bool:
     placed = table.what_if()
     if acting in placed.hand(owner):
         placed.place_summoned(owner, acting, Stones(), free=True)
-    return placed.area_free(owner) and bool(free_summon_candidates(placed, owner, acting, any_card))
+    return placed.area_free(owner) and free_summon_possible(placed, owner, acting, any_card)
 
 
 def _horus_points(ctx: EffectContext) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from oracle.core.cards import Card
 from oracle.core.model import EffectType, Family, Stones
 from oracle.reference.effects.context import EffectContext, area_as_if_summoned
@@ -14,7 +16,7 @@ from oracle.reference.effects.steps import (
     SummonFromHand,
     another_card_in_area,
     copy_effect,
-    free_summon_candidates,
+    free_summon_possible,
     gain_points,
     gain_points_per,
     gain_printed_cost_of,
@@ -44,7 +46,7 @@ def _dragon_in_hand_summonable(table: Table, owner: int, acting: str) -> bool:
     if acting in after.hand(owner):
         after.place_summoned(owner, acting, Stones(), free=True)
     after.discard_from_area(owner, acting, "what-if")
-    return bool(free_summon_candidates(after, owner, acting, _is_dragon))
+    return free_summon_possible(after, owner, acting, _is_dragon)
 
 
 # base-dragon-01 Dragon Egg: ⚡ discard this card, then summon a hand Dragon for free (EFF-2, EFF-7, RUL-2, RUL-15).
@@ -79,14 +81,19 @@ instant("base-dragon-07", Effect((
 
 def _copyable_instants(table: Table, owner: int, acting: str) -> list[str]:
     """Other area cards whose Instant effect could resolve with ``acting`` as 'this card' (RUL-12, SUM-4)."""
-    return [
+    return list(_each_copyable_instant(table, owner, acting))
+
+
+def _each_copyable_instant(table: Table, owner: int, acting: str) -> Iterator[str]:
+    return (
         c.id for c in area_as_if_summoned(table, owner, acting)
         if c.id != acting and c.id in INSTANT and instant_can_resolve(table, owner, c.id, acting=acting)
-    ]
+    )
 
 
 def _scorch_can_resolve(table: Table, owner: int, acting: str) -> bool:
-    return bool(_copyable_instants(table, owner, acting))
+    """SUM-4: one copyable Instant effect is enough."""
+    return next(_each_copyable_instant(table, owner, acting), None) is not None
 
 
 def _copy_chosen_instant(ctx: EffectContext) -> None:

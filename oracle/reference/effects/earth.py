@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from oracle.core.model import Color, Family, Stones
 from oracle.core.options import option
 from oracle.reference.effects.context import EffectContext, hand_as_if_summoned
@@ -18,7 +20,7 @@ from oracle.reference.effects.steps import (
     choose_a_trade,
     discard_chosen_from_hand,
     discards_one_at_a_time,
-    free_summon_candidates,
+    free_summon_possible,
     gain_points,
     gain_points_if,
     gain_points_per,
@@ -35,21 +37,28 @@ from oracle.reference.table import Table
 
 def _yfs_discardable(table: Table, owner: int, acting: str) -> list[str]:
     """RUL-15: hand cards whose discard still leaves another card to summon for free into a free area (SUM-1, SUM-4)."""
-    out = []
+    return list(_yfs_discards(table, owner, acting))
+
+
+def _yfs_discards(table: Table, owner: int, acting: str) -> Iterator[str]:
+    """The discardable hand cards one by one; a discard from the hand leaves the area as it was, so a full area
+    (SUM-1) rules out every discard at once."""
+    if not table.area_free(owner):
+        return
     for card_id in hand_as_if_summoned(table, owner, acting):
         after = table.what_if()
         after.discard_from_hand(owner, card_id, "what-if")
-        if after.area_free(owner) and free_summon_candidates(after, owner, acting, any_card):
-            out.append(card_id)
-    return out
+        if free_summon_possible(after, owner, acting, any_card):
+            yield card_id
 
 
 def _yfs_can_resolve(table: Table, owner: int, acting: str) -> bool:
-    """SUM-4/SUM-5: asked before the summon, so the acting card is first placed in a copy of the table."""
+    """SUM-4/SUM-5: asked before the summon, so the acting card is first placed in a copy of the table; one
+    discardable card is enough."""
     placed = table.what_if()
     if acting in placed.hand(owner):
         placed.place_summoned(owner, acting, Stones(), free=True)
-    return bool(_yfs_discardable(placed, owner, acting))
+    return next(_yfs_discards(placed, owner, acting), None) is not None
 
 
 # base-earth-01 Young Forest Spirit: ⚡ discard a hand card, then summon another hand card for free

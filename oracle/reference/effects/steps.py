@@ -7,7 +7,7 @@ can-resolve tests (SUM-4), what is done with a choice, and the effects several c
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from oracle.core.cards import Card
@@ -391,11 +391,19 @@ def any_card(card: Card) -> bool:
 
 def free_summon_candidates(table: Table, owner: int, acting: str, fits: Callable[[Card], bool]) -> list[str]:
     """Hand cards (``acting`` aside) that fit and whose Instant effect could resolve (SUM-4)."""
-    out = []
+    return list(_free_summons(table, owner, acting, fits))
+
+
+def free_summon_possible(table: Table, owner: int, acting: str, fits: Callable[[Card], bool]) -> bool:
+    """SUM-4: some hand card (``acting`` aside) fits and its Instant effect could resolve; the search stops at the
+    first one (a can-resolve test asks only whether there is one, and each answer may itself try free summons)."""
+    return next(_free_summons(table, owner, acting, fits), None) is not None
+
+
+def _free_summons(table: Table, owner: int, acting: str, fits: Callable[[Card], bool]) -> Iterator[str]:
     for card_id in hand_as_if_summoned(table, owner, acting):
         if fits(table.card(card_id)) and instant_can_resolve(table, owner, card_id):
-            out.append(card_id)
-    return out
+            yield card_id
 
 
 # ---------------------------------------------------------------- can-resolve tests (SUM-4)

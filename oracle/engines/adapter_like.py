@@ -1,0 +1,92 @@
+"""An engine made to behave like a real adapter, for benchmarks: without ``legal_actions``, or paying for it.
+
+Real engines cannot list their legal actions: their adapters either leave the capability out (and the oracle
+builds the candidates and tries each on a copy, :meth:`oracle.engines.harness.Subject.probe_legal_actions`) or
+list them by trying every candidate themselves, which adapters measured at 20 to 150 ms a call (issue 25).
+``oracle serve --legal-by-trial`` and ``--legal-cost MS`` serve the reference the same two ways, so the oracle's
+speed on such engines can be measured without them (``ci/bench_wire.py``, ``docs/performance.md``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from oracle.core.json_types import JSON
+
+LEGAL_ACTIONS = "legal_actions"
+
+
+@dataclass(frozen=True, slots=True)
+class AdapterLike:
+    """How the served engine lists its legal actions: not at all (``by_trial``: the capability is left out of
+    its handshake and the method answers unsupported), or after a fixed wait of ``cost_ms`` per call."""
+
+    by_trial: bool = False
+    cost_ms: float = 0.0
+
+    def problem(self) -> str | None:
+        """Why these settings cannot be served, or None."""
+        if not math.isfinite(self.cost_ms) or self.cost_ms < 0:
+            return f"--legal-cost must be a number of milliseconds from 0, not {self.cost_ms:g}"
+        if self.by_trial and self.cost_ms:
+            return "--legal-cost prices a legal_actions call, which --legal-by-trial never answers: give one of them"
+        return None
+
+    @property
+    def changes_anything(self) -> bool:
+        return self.by_trial or self.cost_ms > 0
+
+
+class AdapterLikeEngine:
+    """``engine`` with every method passed through, except the handshake and ``legal_actions`` as ``like`` says."""
+
+    def __init__(self, engine: Any, like: AdapterLike) -> None:
+        self.engine = engine
+        self.like = like
+
+    def handshake(self) -> JSON:
+        shake: JSON = dict(self.engine.handshake())
+        if self.like.by_trial:
+            shake["capabilities"] = [c for c in shake.get("capabilities", []) if c != LEGAL_ACTIONS]
+        return shake
+
+    def legal_actions(self) -> list[JSON]:
+        if self.like.by_trial:
+            raise NotImplementedError("served with --legal-by-trial: the oracle tries candidate actions instead")
+        time.sleep(self.like.cost_ms / 1000)
+        listed: list[JSON] = self.engine.legal_actions()
+        return listed
+
+    def new_game(self, setup: JSON) -> list[JSON]:
+        events: list[JSON] = self.engine.new_game(setup)
+        return events
+
+    def decision(self) -> JSON | None:
+        pending: JSON | None = self.engine.decision()
+        return pending
+
+    def apply(self, action: JSON) -> JSON:
+        result: JSON = self.engine.apply(action)
+        return result
+
+    def export(self) -> JSON:
+        snapshot: JSON = self.engine.export()
+        return snapshot
+
+    def load(self, snapshot: JSON) -> None:
+        self.engine.load(snapshot)
+
+
+def adapter_like(factory: Callable[[], Any], like: AdapterLike) -> Callable[[], Any]:
+    """A factory of ``factory``'s engines behaving as ``like`` says (``factory`` itself when nothing changes)."""
+    if not like.changes_anything:
+        return factory
+
+    def create() -> AdapterLikeEngine:
+        return AdapterLikeEngine(factory(), like)
+
+    return create
