@@ -128,9 +128,9 @@ class ReferenceEngine:
         self._events = self._require_game().take_events()
         return self._events
 
-    # The first-divergence replay reads it in process, the protocol never (oracle/engines/blame.py).
+    # The first-divergence replay reads it in process, the protocol never (oracle/scenarios/blame.py).
     @property
-    def account(self) -> Account:
+    def account(self) -> Account:  # pragma: no cover - read by the blame of a failing engine only
         """The last step's account, rule by rule: the rule behind each of its events, the rules it applied without
         an event, and the rule under which the pending decision is asked (:mod:`oracle.reference.rulings`)."""
         table = self._require_game()

