@@ -49,7 +49,7 @@ class Verdict(str, Enum):
 _SUBJECTS: dict[Verdict, Callable[[CauseFacts], str]] = {
     Verdict.ACCEPTS: lambda f: f.code,
     Verdict.REJECTS: lambda f: f.reference_code,
-    Verdict.DIFFERS: lambda f: field_pattern(f.field),
+    Verdict.DIFFERS: lambda f: _decision_as_one(field_pattern(f.field)),
     Verdict.FAULT: lambda f: f.field,
     Verdict.CONTRADICTS: lambda f: f.field,
     Verdict.OTHER_CODE: lambda f: f.reference_code,
@@ -63,6 +63,12 @@ the field pattern for ``differs``, the method for ``fault``, the capability for 
 
 _ENGINE_CODES = frozenset({Verdict.REJECTS, Verdict.OTHER_CODE})
 """The verdicts whose ``code`` is the engine's rejection code (for ``accepts`` it is the reference's)."""
+
+
+def _decision_as_one(pattern: str) -> str:
+    """The pending decision is one field of the key (its kind, player, limit or options differing alike): an engine
+    that asks another decision, or the same with another limit, under one rule is one cause."""
+    return "decision" if pattern == "decision" or pattern.startswith(("decision.", "decision[")) else pattern
 
 
 def decision_kind(action_type: object) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from oracle.core.json_types import JSON
 from oracle.core.options import option_rule
 from oracle.core.protocol import ActionType, Rejection, RejectionCode
+from oracle.core.rules import rules
 from oracle.reference import actions, flow
 from oracle.reference.effects.registry import instant_can_resolve
 from oracle.reference.moves import Move, Pay, Remove, Summon
@@ -128,6 +129,13 @@ def _decided(reasons: list[tuple[str, str]], otherwise: Blame) -> Blame:
     return Blame(rule, code.value if code is not None else otherwise.code, (card,) if card else ())
 
 
+def _protocol_rule(rule: str) -> bool:
+    """Whether ``rule`` is one of the protocol's (DEC-2: whose decision it is): an engine that refuses a legal action
+    with such a code names no game rule, so the action's own rule is blamed."""
+    found = rules().get(rule)
+    return found is not None and found.group == "protocol"
+
+
 def acceptance_blame(reference: ReferenceEngine, action: JSON, engine_code: str) -> Blame:
     """Why the reference accepts ``action`` the engine refuses with ``engine_code``: for a payment, the rule of an
     effect that sets the cost or the stone values in force; else the rule of that code (the reference finds nothing
@@ -142,7 +150,7 @@ def acceptance_blame(reference: ReferenceEngine, action: JSON, engine_code: str)
         rule, cards = _price_rule(table, move)
         if rule:
             return Blame(rule, engine_code, cards)
-    if code is not None and code in CODE_RULES:
+    if code is not None and code in CODE_RULES and not _protocol_rule(CODE_RULES[code]):
         return Blame(CODE_RULES[code], engine_code)
     try:
         return Blame(actions.ENTRIES[ActionType(action.get("type"))].rule, engine_code)
