@@ -146,7 +146,7 @@ def test_two_bugs_give_the_same_two_causes_in_either_order() -> None:
                       for c in group_causes(results))
 
     assert seen([*first, *second]) == seen([*reversed(second), *first])
-    assert ["differs/decision.kind/LIMIT-1", "differs/players[*].score/SETUP-2"] == [
+    assert ["differs/decision/LIMIT-1", "differs/players[*].score/SETUP-2"] == [
         signature for signature, _, _ in seen([*first, *second])]
 
 

@@ -58,7 +58,8 @@ def test_each_rule_breaking_fixture_must_be_caught_with_its_declared_rules() -> 
     for plan in caught:
         engine = importlib.import_module(plan.impl).create()
         assert broken_rules(engine) == plan.rules
-        assert list(plan.rules) == [plan.args[i + 1] for i, arg in enumerate(plan.args) if arg == "--rule"]
+        narrowed = [plan.args[i + 1] for i, arg in enumerate(plan.args) if arg == "--rule"]
+        assert narrowed in (list(plan.rules), []), plan.name  # by its rules, or by its own SELFTEST_ARGS selection
 
 
 class _OneBug:
