@@ -20,6 +20,7 @@ from oracle.core.fair_shuffle import (
     TESTS,
     THRESHOLD,
     Position,
+    PositionVerdict,
     ReshuffleSeen,
     alarm_chance,
     position_test,
@@ -124,17 +125,22 @@ def test_the_false_alarm_bound_of_a_run_is_one_in_a_million(discard_piles: list[
 # ---------------------------------------------------------------------------------------------- alarms
 
 
-def test_a_card_on_top_of_every_reshuffle_alarms_naming_it(discard_piles: list[tuple[list[str], int]]) -> None:
-    hestia = "base-fire-01"
+def _pinned(discard_piles: list[tuple[list[str], int]], card: str, position: Position) -> PositionVerdict:
+    """The position test over reshuffles that are fair but for ``card``, put at ``position`` whenever it is there."""
     seen = []
     for number, (cards, drawn) in enumerate(discard_piles):
         order = list(cards)
         random.Random(number).shuffle(order)
-        if hestia in order:
-            order.remove(hestia)
-            order.insert(0, hestia)
+        if card in order:
+            order.remove(card)
+            order.insert(0 if position is Position.TOP else len(order), card)
         seen.append(_seen(order, drawn))
-    verdict = position_test(seen)
+    return position_test(seen)
+
+
+def test_a_card_on_top_of_every_reshuffle_alarms_naming_it(discard_piles: list[tuple[list[str], int]]) -> None:
+    hestia = "base-fire-01"
+    verdict = _pinned(discard_piles, hestia, Position.TOP)
     assert verdict.alarm
     assert verdict.closest is not None
     assert (hestia, Position.TOP) == (verdict.closest.card, verdict.closest.position)
@@ -143,15 +149,7 @@ def test_a_card_on_top_of_every_reshuffle_alarms_naming_it(discard_piles: list[t
 
 def test_a_card_at_the_bottom_of_every_reshuffle_alarms_naming_it(discard_piles: list[tuple[list[str], int]]) -> None:
     kappa = "base-water-02"
-    seen = []
-    for number, (cards, drawn) in enumerate(discard_piles):
-        order = list(cards)
-        random.Random(number).shuffle(order)
-        if kappa in order:
-            order.remove(kappa)
-            order.append(kappa)
-        seen.append(_seen(order, drawn))
-    verdict = position_test(seen)
+    verdict = _pinned(discard_piles, kappa, Position.BOTTOM)
     assert verdict.alarm
     assert verdict.closest is not None
     assert (kappa, Position.BOTTOM) == (verdict.closest.card, verdict.closest.position)
