@@ -279,7 +279,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
         ran.suites = [name for name in request.chosen if planned[name]]
         echo(f"oracle check: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({request.impl}), "
              f"suites: {', '.join(ran.suites)}, {sum(len(u.wanted) for u in ran.units)} checks")
-        if not request.shard.whole:
+        if request.shard is not None:
             ran.dealt = Dealt.deal(request.shard, ran.units)
             ran.units = [ran.units[n] for n in ran.dealt.places]
             echo(f"shard {request.shard.text}: {len(ran.units)} unit(s), {sum(len(u.wanted) for u in ran.units)} "

@@ -22,6 +22,7 @@ from oracle.cli.fuzz_corpus import compact_corpus, refuse_invalid_corpus, replay
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult
 from oracle.core.rules import rules
+from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.speed import BudgetScale, given_problem
@@ -213,7 +214,7 @@ def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, play
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
         shrink_examples=shrink, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
-        save_failures=corpus if corpus is not None else save_failures, shard=parse_shard(shard),
+        save_failures=corpus if corpus is not None else save_failures, shard=parse_shard(shard) or Shard(),
         positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
 

@@ -38,9 +38,6 @@ def split_values(values: Iterable[str] | None) -> tuple[str, ...]:
 DEFAULT_MAX_CAUSES = FuzzOptions.causes
 """``--max-causes``: the causes the invariants suite's fuzz run looks for unless told."""
 
-WHOLE = Shard()
-"""The shard of a run without ``--shard``: all of it."""
-
 STDOUT = "-"
 """The path that names standard output (``--report-json -``)."""
 
@@ -99,10 +96,10 @@ def unwritable(path: Path) -> str:
     return ""
 
 
-def parse_shard(text: str | None) -> Shard:
-    """``--shard K/N`` (None: the whole run); bad input for a malformed one (``0/3``, ``4/3``, ``x``)."""
+def parse_shard(text: str | None) -> Shard | None:
+    """``--shard K/N`` (None when not given); bad input for a malformed one (``0/3``, ``4/3``, ``x``)."""
     if text is None:
-        return WHOLE
+        return None
     try:
         return Shard.parse(text)
     except ValueError as exc:
@@ -188,8 +185,9 @@ class CheckRequest:
     validate_protocol: bool
     budget_scale: float | None = None
     """``--budget-scale``: the factor of every fixed budget (None: measured at the start of the run)."""
-    shard: Shard = WHOLE
-    """``--shard K/N``: the part of the plan this run runs (1/1: all of it)."""
+    shard: Shard | None = None
+    """``--shard K/N``: the part of the plan this run runs (None: all of it, and no shard record in the report;
+    1/1 is all of it, with the record ``oracle report merge`` reads)."""
 
     @classmethod
     def from_cli(cls, *, impl: str, games: int, seed: int, timeout: float, start_timeout: float,
@@ -306,4 +304,4 @@ class CheckRequest:
                 "select": list(o.select), "rules": list(o.rules), "cards": list(self.card_names),
                 "scenarios": str(o.scenarios.directory) if o.scenarios.directory is not None else None,
                 "expectations": str(self.expectations) if self.expectations else None,
-                "shard": None if self.shard.whole else self.shard.text}
+                "shard": None if self.shard is None else self.shard.text}
