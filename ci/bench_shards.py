@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,12 @@ from pathlib import Path
 
 ORACLE = [sys.executable, "-m", "oracle.cli.app"]
 DEFAULT_ARGS: tuple[str, ...] = ()
+
+
+def cpu_seconds() -> float:
+    """User and system seconds of every child process waited for so far (the shards, their workers, the merges)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def run_shards(count: int, args: tuple[str, ...], folder: Path) -> tuple[float, list[Path]]:
@@ -46,15 +53,18 @@ def merge_seconds(reports: list[Path], folder: Path) -> float:
 
 def main(counts: list[int], args: tuple[str, ...]) -> None:
     print(f"oracle check {' '.join(args)} --budget-scale 1 --jobs 1, N shards at once on {os.cpu_count()} core(s)")
-    print(f"{'N':>2}  {'load':>5}  {'wall':>7}  {'checks':>6}  {'checks/s':>8}  {'merge':>6}")
+    print(f"{'N':>2}  {'load':>5}  {'wall':>7}  {'cpu':>7}  {'checks':>6}  {'checks/s':>8}  {'merge':>6}")
     with tempfile.TemporaryDirectory(prefix="bench-shards-") as scratch:
         folder = Path(scratch)
         for count in counts:
             load = os.getloadavg()[0]
+            cpu = cpu_seconds()
             wall, reports = run_shards(count, args, folder)
+            cpu = cpu_seconds() - cpu
             checks = sum(len(json.loads(r.read_text(encoding="utf-8"))["results"]) for r in reports)
             merged = merge_seconds(reports, folder)
-            print(f"{count:>2}  {load:5.2f}  {wall:6.2f}s  {checks:>6}  {checks / wall:8.1f}  {merged:5.2f}s")
+            print(f"{count:>2}  {load:5.2f}  {wall:6.2f}s  {cpu:6.2f}s  {checks:>6}  {checks / wall:8.1f}  "
+                  f"{merged:5.2f}s")
 
 
 if __name__ == "__main__":
