@@ -15,13 +15,14 @@ import pytest
 
 from oracle.cli.check import Collected, Dealt
 from oracle.core.json_types import JSON
+from oracle.core.results import CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.engines.connect import EngineUnderTest
 from oracle.reports.common import RunInfo
 from oracle.reports.json_report import build_report
 from oracle.reports.merge import MergeError, ShardReport, merge_shards, result_of
 from oracle.suites.all import plan_named, suite_named
-from oracle.suites.registry import AnyUnit, CheckOptions, PlanContext, RunContext, run_unit
+from oracle.suites.registry import AnyUnit, CheckOptions, PlanContext, PlannedCheck, RunContext, Unit, run_unit
 
 SUITES = ("setup", "random-play", "scenarios")
 OPTIONS = CheckOptions(games=1, players=(2,), select=("PAY-*", "setup/*", "random-play/2p/*"), budget_scale=1.0)
@@ -128,6 +129,31 @@ def test_a_cause_seen_by_several_shards_is_one_cause_with_every_member() -> None
     assert 2 <= sum(bool(ids) for ids in members.values())
     assert ["PAY-3"] == [c["facts"]["rule"] for c in merged["causes"]]
     assert sorted(i for ids in members.values() for i in ids) == sorted(merged["causes"][0]["checks"])
+
+
+def test_a_unit_of_several_checks_stays_whole_and_its_results_keep_their_order() -> None:
+    units: list[AnyUnit] = [Unit("z3", f"row-{n}", (PlannedCheck(f"Z3-{n}/a", "a"), PlannedCheck(f"Z3-{n}/b", "b")),
+                                 payload=None) for n in range(12)]
+
+    def shard_data(shard: Shard | None) -> JSON:
+        dealt = Dealt.deal(shard, units) if shard is not None else None
+        mine = [units[n] for n in dealt.places] if dealt is not None else units
+        collected = Collected({}, None, False)
+        for index, unit in enumerate(mine):
+            collected.add(index, [CheckResult("z3", c.id, c.title, Outcome.PASS if c.id.endswith("a") else
+                                              Outcome.ILLEGAL_ACCEPTED) for c in unit.checks])
+        run = RunInfo(engine="engine", engine_version="1", impl="x", suites=("z3",), options={"shard": None},
+                      shard=dealt.record(collected, mine, []) if dealt is not None else None)
+        data: JSON = json.loads(json.dumps(build_report(collected.ordered(), run), default=str))
+        return data
+
+    shards = [shard_data(Shard(k, 3)) for k in (1, 2, 3)]
+    merged = merge_shards([ShardReport(Path(f"{n}.json"), d, tuple(map(result_of, d["results"])))
+                           for n, d in enumerate(shards)])
+    assert (3, 24) == (sum(bool(d["results"]) for d in shards), sum(len(d["results"]) for d in shards))
+    assert [True] * 3 == [all(r["id"][:-1] == s["id"][:-1] for r, s in zip(d["results"][::2], d["results"][1::2],
+                                                                         strict=True)) for d in shards]
+    assert [r["id"] for r in shard_data(None)["results"]] == [r.id for r in merged.results]
 
 
 # ---------------------------------------------------------------------------------------------- refusals
