@@ -131,29 +131,51 @@ def test_a_cause_seen_by_several_shards_is_one_cause_with_every_member() -> None
     assert sorted(i for ids in members.values() for i in ids) == sorted(merged["causes"][0]["checks"])
 
 
+ROWS: list[AnyUnit] = [Unit("z3", f"row-{n}", (PlannedCheck(f"Z3-{n}/a", "a"), PlannedCheck(f"Z3-{n}/b", "b")),
+                            payload=None) for n in range(12)]
+"""Units of two checks each (as a Z3 row has several), run by :func:`rows_report` without an engine."""
+
+
+def rows_report(shard: Shard | None, stopped_after: int | None = None) -> JSON:
+    """The report of the rows of ``shard`` (all without one): each row's ``a`` passes and ``b`` fails; with
+    ``stopped_after``, the run stops after that many rows, the others not run."""
+    dealt = Dealt.deal(shard, ROWS) if shard is not None else None
+    mine = [ROWS[n] for n in dealt.places] if dealt is not None else ROWS
+    ran = len(mine) if stopped_after is None else stopped_after
+    collected = Collected({}, None, False)
+    for index, unit in enumerate(mine[:ran]):
+        collected.add(index, [CheckResult("z3", c.id, c.title, Outcome.PASS if c.id.endswith("a") else
+                                          Outcome.ILLEGAL_ACCEPTED) for c in unit.checks])
+    not_run = list(range(ran, len(mine)))
+    run = RunInfo(engine="engine", engine_version="1", impl="x", suites=("z3",), options={"shard": None},
+                  stopped="stopped by the time budget" if not_run else "",
+                  not_run=tuple(c.id for n in not_run for c in mine[n].checks),
+                  shard=dealt.record(collected, mine, not_run) if dealt is not None else None)
+    data: JSON = json.loads(json.dumps(build_report(collected.ordered(), run), default=str))
+    return data
+
+
+def shards_of(reports: list[JSON]) -> list[ShardReport]:
+    return [ShardReport(Path(f"shard-{n}.json"), d, tuple(map(result_of, d["results"])))
+            for n, d in enumerate(reports, 1)]
+
+
 def test_a_unit_of_several_checks_stays_whole_and_its_results_keep_their_order() -> None:
-    units: list[AnyUnit] = [Unit("z3", f"row-{n}", (PlannedCheck(f"Z3-{n}/a", "a"), PlannedCheck(f"Z3-{n}/b", "b")),
-                                 payload=None) for n in range(12)]
-
-    def shard_data(shard: Shard | None) -> JSON:
-        dealt = Dealt.deal(shard, units) if shard is not None else None
-        mine = [units[n] for n in dealt.places] if dealt is not None else units
-        collected = Collected({}, None, False)
-        for index, unit in enumerate(mine):
-            collected.add(index, [CheckResult("z3", c.id, c.title, Outcome.PASS if c.id.endswith("a") else
-                                              Outcome.ILLEGAL_ACCEPTED) for c in unit.checks])
-        run = RunInfo(engine="engine", engine_version="1", impl="x", suites=("z3",), options={"shard": None},
-                      shard=dealt.record(collected, mine, []) if dealt is not None else None)
-        data: JSON = json.loads(json.dumps(build_report(collected.ordered(), run), default=str))
-        return data
-
-    shards = [shard_data(Shard(k, 3)) for k in (1, 2, 3)]
-    merged = merge_shards([ShardReport(Path(f"{n}.json"), d, tuple(map(result_of, d["results"])))
-                           for n, d in enumerate(shards)])
+    shards = [rows_report(Shard(k, 3)) for k in (1, 2, 3)]
+    merged = merge_shards(shards_of(shards))
     assert (3, 24) == (sum(bool(d["results"]) for d in shards), sum(len(d["results"]) for d in shards))
     assert [True] * 3 == [all(r["id"][:-1] == s["id"][:-1] for r, s in zip(d["results"][::2], d["results"][1::2],
                                                                          strict=True)) for d in shards]
-    assert [r["id"] for r in shard_data(None)["results"]] == [r.id for r in merged.results]
+    assert [r["id"] for r in rows_report(None)["results"]] == [r.id for r in merged.results]
+
+
+def test_a_shard_stopped_early_leaves_the_merged_run_incomplete_with_its_checks_not_run() -> None:
+    whole = rows_report(Shard(2, 3), stopped_after=1)
+    merged = merge_shards(shards_of([rows_report(Shard(1, 3)), whole, rows_report(Shard(3, 3))]))
+    report = build_report(merged.results, merged.run)
+    assert (True, whole["run"]["not_run"]) == (2 <= len(merged.run.not_run), list(merged.run.not_run))
+    assert (False, "shard 2/3 stopped by the time budget") == (report["run"]["complete"], report["run"]["stopped"])
+    assert ("FAILED", 1) == (report["totals"]["verdict"], report["totals"]["exit_code"])
 
 
 # ---------------------------------------------------------------------------------------------- refusals
