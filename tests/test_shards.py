@@ -18,6 +18,7 @@ from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.engines.connect import EngineUnderTest
+from oracle.reference import ReferenceEngine
 from oracle.reports.common import RunInfo
 from oracle.reports.json_report import build_report
 from oracle.reports.merge import MergeError, ShardReport, merge_shards, result_of
@@ -32,6 +33,8 @@ from oracle.suites.registry import (
     Unit,
     run_unit,
 )
+from vale_invariants import fuzz
+from vale_invariants.game import GameSettings, Stats
 
 SUITES = ("setup", "random-play", "scenarios")
 PAYMENT = Path(__file__).resolve().parent.parent / "scenarios" / "payment"
@@ -226,3 +229,31 @@ def test_a_missing_or_repeated_shard_is_refused() -> None:
         merge_shards([first, second])
     with pytest.raises(MergeError, match="shard 1 is given twice"):
         merge_shards([first, first, second])
+
+
+# ---------------------------------------------------------------------------------------------- fuzz shards
+
+
+def hunted_seeds(shard: Shard, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The seeds of the batches ``oracle fuzz --seed 7 --games 60`` (base games, no positions) plays as ``shard``,
+    each batch counted as played without playing it."""
+    seeds: list[int] = []
+
+    def hunt(settings: GameSettings, seed: int, games: int, shrink: int, stats: Stats, progress: object) -> None:
+        seeds.append(seed)
+        stats.games += games
+        stats.games_by_mode["base"] += games
+
+    monkeypatch.setattr(fuzz, "_hunt", hunt)
+    config = fuzz.FuzzConfig(games=60, seed=7, modes=("base",), positions=False, shard=shard)
+    report = fuzz.run_fuzz(ReferenceEngine, "oracle.reference", config)
+    assert 60 == report.stats.games
+    return seeds
+
+
+def test_fuzz_shards_play_batches_of_other_seeds_each_with_the_whole_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = hunted_seeds(Shard(), monkeypatch)
+    shards = [hunted_seeds(Shard(k, 3), monkeypatch) for k in (1, 2, 3)]
+    assert [7063, 7064, 7065] == whole
+    assert [[7063, 7066, 7069], [7064, 7067, 7070], [7065, 7068, 7071]] == shards
+    assert "--shard 2/3" in fuzz.FuzzReport("x", "x", fuzz.FuzzConfig(shard=Shard(2, 3))).reproduce()
