@@ -598,7 +598,7 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
     if failure.outcome is not Outcome.TIMEOUT:
         failure.cause = _blame(failure, factory, impl, config)
     if config.save_failures is not None:
-        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout)
+        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout, config.seed)
         failure.scenario, failure.trace_file = ("", str(saved.path)) if not saved.scenario else (str(saved.path), "")
         failure.scenario_note = saved.why_not
     report.failures.append(failure)
