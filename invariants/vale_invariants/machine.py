@@ -29,16 +29,18 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
+from oracle.core.rules import rules as rules_catalogue
 from oracle.engines.connect import resolve_impl
 from oracle.engines.play import random_deck
 from vale_invariants import checks
 from vale_invariants.actions import PROBE_CORRUPT, PROBE_PROTOCOL, PROBE_UNLISTED
-from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, Invariant
+from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, describe
 from vale_invariants.catalog import INVARIANTS as CATALOGUE
 from vale_invariants.game import PROBE_SLOTS, GameRunner, GameSettings
 from vale_invariants.game_choices import ReplayChooser
 from vale_invariants.game_core import StopGame
 from vale_invariants.game_settings import MAX_STEPS, SEED_MAX
+from vale_invariants.machine_report import TrimmedTestCase
 from vale_invariants.trace import Failure, Violation
 
 __all__ = ["ValeMachine"]
@@ -66,16 +68,24 @@ class ValeMachine(RuleBasedStateMachine):
     players: ClassVar[tuple[int, ...]] = (2, 3, 4)
     checked_invariants: ClassVar[tuple[str, ...]] = tuple(CATALOGUE)
     """The catalogue's invariants to check (those the engine's capabilities allow)."""
+    lockstep: ClassVar[bool] = True
+    """Play the reference beside the engine, fed the same set-up and actions, and compare them after every step
+    (LOCKSTEP: the decision, the legal actions or the chosen action's verdict, the canonical snapshot)."""
     timeout: ClassVar[float] = 5.0
     save_failures: ClassVar[Path | str | None] = None
     """A directory to write each failure into as a scenario file (None: do not save)."""
     _saved: ClassVar[dict[str, Path]] = {}
 
+    TestCase = TrimmedTestCase()  # type: ignore[assignment]
+    """The machine as a ``unittest.TestCase``, its failures trimmed to the user's frames
+    (:mod:`~vale_invariants.machine_report`)."""
+
     def __init__(self) -> None:
         super().__init__()
         factory = type(self).factory or resolve_impl(self.impl)
         self._factory = factory
-        settings = GameSettings(factory, self.impl, self.players, frozenset(self.checked_invariants), lockstep=False,
+        checked = frozenset(self.checked_invariants) | ({LOCKSTEP.name} if self.lockstep else set())
+        settings = GameSettings(factory, self.impl, self.players, checked, lockstep=self.lockstep,
                                 timeout=self.timeout)
         self.game = GameRunner(settings, ReplayChooser([]))
         self.snapshot: JSON | None = None
@@ -89,30 +99,22 @@ class ValeMachine(RuleBasedStateMachine):
 
     # ------------------------------------------------------------------ the game
 
-    @initialize(players=st.integers(0, 2), first=st.integers(0, 3), deck_seed=st.integers(0, SEED_MAX))
+    @initialize(players=st.runner().flatmap(lambda machine: st.sampled_from(machine.players)),
+                first=st.integers(0, 3), deck_seed=st.integers(0, SEED_MAX))
     def new_game(self, players: int, first: int, deck_seed: int) -> None:
-        """Set up a base game, choices recorded in the order the fuzzer draws them (so it can replay them)."""
+        """Set up a base game of ``players`` players (one of the class's ``players``), ``first`` (modulo the count)
+        first, choices recorded in the order the fuzzer draws them (so it can replay them)."""
+        __tracebackhide__ = True
         game = self.game
-        index = players % len(self.players)
-        count = self.players[index]
-        setup: JSON = {"players": count, "first_player": first % count, "deck": random_deck(deck_seed, False)}
+        setup: JSON = {"players": players, "first_player": first % players, "deck": random_deck(deck_seed, False)}
         game.trace.setup = setup
-        game.trace.choices.extend([index, first % count, deck_seed])
+        game.trace.choices.extend([self.players.index(players), first % players, deck_seed])
         game.deck = frozenset(setup["deck"])
         with self._checked():
-            subject = game._new_subject()
-            game._subject = subject
-            game.can_export = subject.handshake.can("export")
-            game.active = frozenset(name for name in game.settings.active
-                                    if all(subject.handshake.can(c) for c in CATALOGUE[name].needs))
-            try:
-                subject.new_game(setup)
-                self.snapshot = game._export()
-                self.pending = subject.decision()
-            except EngineFault as fault:
-                raise game.fault(ENGINE_FAULT.name, fault, 0) from None
+            self.snapshot, self.pending = game._start(setup, None)
             if self.snapshot is not None and game.on("INV-SETUP"):
-                game._raise(checks.check_setup(self.snapshot, setup), 0)
+                game._raise(checks.check_setup(self.snapshot, game.trace.setup), 0)
+            self._compare(None, None, 0)
             game.history.append(self.snapshot if self.snapshot is not None else self.pending)
             self.last_step = (None, None)
 
@@ -120,6 +122,7 @@ class ValeMachine(RuleBasedStateMachine):
     @rule(pick=st.integers(0, 2**16))
     def play(self, pick: int) -> None:
         """Play the legal action ``pick`` chooses (the fuzzer's own choice: the greedy one or any listed)."""
+        __tracebackhide__ = True
         game, pending = self.game, self.pending
         assert pending is not None
         with self._checked():
@@ -135,14 +138,27 @@ class ValeMachine(RuleBasedStateMachine):
                 pending_after = game.subject.decision()
             except EngineFault as fault:
                 raise game.fault(ENGINE_FAULT.name, fault, self.step) from None
-            self.last_step = (self.snapshot, action)
-            game.history.append(after if after is not None else pending_after)
-            self.snapshot, self.pending = after, pending_after
+            before, self.snapshot, self.pending = self.snapshot, after, pending_after
+            self._compare(action, before, self.step)
+            self.last_step = (before, action)
+            game.history.append(self.snapshot if self.snapshot is not None else self.pending)
+
+    def _compare(self, action: JSON | None, before: JSON | None, step: int) -> None:
+        """LOCKSTEP: the reference applies the same action, and both engines' snapshots and decisions must agree (the
+        fuzzer's comparison, :meth:`~vale_invariants.game_lockstep.LockstepComparison._compare_after`; the legal
+        actions are compared as the action is chosen)."""
+        game = self.game
+        if game.reference is None:
+            return
+        game._compare_after(action, before, self.snapshot, self.pending, step)
+        if game.reloaded:
+            self.snapshot, self.pending, _ = game._reread(step)
 
     @precondition(lambda self: self.pending is not None)
     @rule(category=st.sampled_from((PROBE_UNLISTED, PROBE_CORRUPT, PROBE_PROTOCOL)), salt=st.integers(0, 2**16))
     def probe(self, category: int, salt: int) -> None:
         """Try one illegal action: it must be rejected with a known code and leave the state unchanged."""
+        __tracebackhide__ = True
         game, pending = self.game, self.pending
         assert pending is not None
         with self._checked():
@@ -157,6 +173,7 @@ class ValeMachine(RuleBasedStateMachine):
     @invariant()
     def state_invariants_hold(self) -> None:
         """INV-LIMIT, INV-AREA, INV-CONSERVATION, INV-SCORE-FLOOR, INV-TURN-ORDER, INV-PAYMENT, INV-PROGRESS."""
+        __tracebackhide__ = True
         if not self._fresh("state"):
             return
         assert self.last_step is not None
@@ -170,6 +187,7 @@ class ValeMachine(RuleBasedStateMachine):
     @invariant()
     def snapshot_round_trips(self) -> None:
         """INV-ROUNDTRIP: loading the exported snapshot into a fresh engine exports the same snapshot."""
+        __tracebackhide__ = True
         if not self._fresh("roundtrip"):
             return
         with self._checked():
@@ -184,6 +202,7 @@ class ValeMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         """INV-DETERMINISM: replaying the game's set-up and actions in a fresh engine gives the same states."""
+        __tracebackhide__ = True
         if self.failed or self.game._subject is None:
             return
         with self._checked():
@@ -197,11 +216,13 @@ class ValeMachine(RuleBasedStateMachine):
     def _failure(self, failure: Failure) -> AssertionError:
         """The failure as the assertion Hypothesis reports (saved as a scenario file if asked)."""
         self.failed = True
-        inv: Invariant | None = CATALOGUE.get(failure.invariant)
         lines = [f"{failure.outcome.value.upper()} {failure.invariant} "
                  f"({', '.join(failure.rules) or 'no rule'}), step {failure.step}: {failure.message}"]
-        if inv is not None:
-            lines.append(f"invariant: {inv.text}")
+        blamed = rules_catalogue().get(failure.rule)
+        if blamed is not None:
+            lines.append(f"blamed on {blamed.id}: {blamed.text}")
+        lines.append(f"{'checked' if failure.invariant == LOCKSTEP.name else 'invariant'}: "
+                     f"{describe(failure.invariant).text}")
         if failure.expected or failure.actual:
             lines += [f"expected: {failure.expected}", f"actual:   {failure.actual}"]
         lines.append(f"trace: {failure.trace.summary()}")
@@ -240,6 +261,7 @@ class _Checking:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, traceback: object) -> bool:
+        __tracebackhide__ = True
         if isinstance(value, Violation):
             raise self.machine._failure(value.failure) from None
         if isinstance(value, StopGame):
