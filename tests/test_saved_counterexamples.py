@@ -77,5 +77,6 @@ def test_a_title_says_the_rule_what_diverged_the_steps_and_the_seed_in_words_nev
     accepted = Divergence("rejected", 5, action, rejection=rejection, rules=("ACT-2", "DEC-2"))
     too_long = Divergence("legal", 3, None, extra=[{"type": "summon", "player": 1, "card": "x" * 300}])
     titles = (scenario_title("ACT-2", accepted, 5, 7), scenario_title("PAY-3", too_long, 3))
-    assert ("ACT-2: the engine accepts end_turn p0, which the reference rejects (MARKER_ON_CARD), after 5 steps, seed 7",
-            (True, TITLE_LENGTH)) == (titles[0], (titles[1].endswith("…, after 3 steps"), len(titles[1])))
+    assert ("ACT-2: the engine accepts end_turn p0, which the reference rejects (MARKER_ON_CARD), "
+            "after 5 steps, seed 7", (True, TITLE_LENGTH)) == (titles[0], (titles[1].endswith("…, after 3 steps"),
+                                                                          len(titles[1])))

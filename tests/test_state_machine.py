@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -76,6 +77,9 @@ def test_the_failure_is_saved_as_a_scenario_the_reference_passes(pytester: pytes
     result.assert_outcomes(failed=1)
     saved = sorted(found.glob("*.toml"))
     assert (1, True) == (len(saved), any(f"scenario: {saved[0]}" in line for line in result.outlines))
+    title = tomllib.loads(saved[0].read_text(encoding="utf-8"))["title"]
+    assert re.match(r"^LIMIT-1: the engine asks action of p\d where the reference asks keep_stones of p\d \(limit 4\), "
+                    r"on \w+ .*, after \d+ steps$", title), title
     check = pytester.run(sys.executable, "-m", "oracle.cli.app", "check", "--impl", "oracle.reference",
                          "--scenarios", str(found), "--suite", "scenarios")
     assert 0 == check.ret

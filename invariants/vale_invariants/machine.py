@@ -1,10 +1,12 @@
-"""A Hypothesis ``RuleBasedStateMachine`` to subclass with an engine: the fuzzer's invariants, played by rules.
+"""A Hypothesis ``RuleBasedStateMachine`` to subclass with an engine: the fuzzer's invariants and lock-step comparison
+with the reference, played by rules.
 
-The machine and ``oracle fuzz`` share one definition of every invariant: the machine plays through the same
-:class:`~vale_invariants.game.GameRunner` checks (``_check_listed``, ``_check_step``, ``_roundtrip``,
-``_probe``, ``_determinism``) that the fuzzer's game loop calls; only the driver differs. Its rules play any
-legal action (``play``) and try illegal ones (``probe``); its ``@invariant`` s check the state after every
-rule. Use it from your own test file::
+The machine and ``oracle fuzz`` share one definition of every invariant and of the comparison: the machine plays
+through the same :class:`~vale_invariants.game.GameRunner` checks (``_start``, ``_check_listed``, ``_check_step``,
+``_compare_legal``, ``_compare_after``, ``_roundtrip``, ``_probe``, ``_determinism``) that the fuzzer's game loop
+calls; only the driver differs. Its rules play any legal action (``play``) and try illegal ones (``probe``), the
+reference beside the engine comparing every step unless ``lockstep`` is False; its ``@invariant`` s check the state
+after every rule. Use it from your own test file::
 
     from vale_invariants.machine import ValeMachine
 
