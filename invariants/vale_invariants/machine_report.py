@@ -17,10 +17,13 @@ from types import TracebackType
 from typing import Any
 
 import hypothesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Verbosity, settings
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 from oracle.core import json_types
+
+__unittest = True
+"""unittest leaves this module's frames (the test case's own) out of its reports, as it does its own modules'."""
 
 INTERNAL_FOLDERS = tuple(str(folder) for folder in (Path(hypothesis.__file__).resolve().parent,
                                                     Path(json_types.__file__).resolve().parents[1],
@@ -80,7 +83,7 @@ def trimmed(error: BaseException) -> BaseException:
 @cache
 def trimmed_test_case(machine: type[RuleBasedStateMachine]) -> type[unittest.TestCase]:
     """The machine's ``unittest.TestCase`` (as Hypothesis's ``TestCase`` makes it), reporting a failure trimmed to
-    the user's frames and notes."""
+    the user's frames and notes; at ``Verbosity.debug`` untrimmed (Hypothesis, too, shows its own frames then)."""
 
     class MachineTestCase(unittest.TestCase):
         settings = settings(deadline=None, suppress_health_check=list(HealthCheck))
@@ -90,6 +93,8 @@ def trimmed_test_case(machine: type[RuleBasedStateMachine]) -> type[unittest.Tes
             try:
                 run_state_machine_as_test(machine, settings=self.settings)
             except BaseException as error:
+                if self.settings.verbosity >= Verbosity.debug:
+                    raise
                 raise trimmed(error)  # noqa: B904 - the same error, its own cause kept
 
         runTest.is_hypothesis_test = True  # type: ignore[attr-defined]
@@ -97,6 +102,7 @@ def trimmed_test_case(machine: type[RuleBasedStateMachine]) -> type[unittest.Tes
 
     MachineTestCase.__name__ = f"{machine.__name__}.TestCase"
     MachineTestCase.__qualname__ = f"{machine.__qualname__}.TestCase"
+    MachineTestCase.__module__ = machine.__module__
     return MachineTestCase
 
 
