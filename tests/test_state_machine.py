@@ -9,8 +9,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, Phase, settings
 
 from vale_invariants import checks
+from vale_invariants.machine import ValeMachine
 from vale_invariants.machine_report import EXPLAINED, EXPLANATION, user_notes
 
 pytest_plugins = ("pytester",)
@@ -63,11 +65,32 @@ def test_in_lock_step_the_engine_without_a_holding_limit_is_blamed_on_LIMIT_1(py
     assert [] == internal_lines(result.outlines)
 
 
-def test_without_lock_step_the_invariants_catch_the_engine_without_a_holding_limit(pytester: pytest.Pytester) -> None:
-    user_file(pytester, "vale_fixtures.no_holding_limit", 20, lockstep=False)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*FAIL INV-LIMIT (LIMIT-1*", "*state.new_game(players=2, first=*"])
+def machine_verdict(fixture: str, with_reference: bool) -> str:
+    """How a ValeMachine of ``vale_fixtures.<fixture>`` ends, run in this process (cheap: generation only): the
+    outcome, the invariant and the blamed rule of its failure (``FAIL LOCKSTEP (EFF-5``), or ``passed``."""
+
+    class FixtureMachine(ValeMachine):
+        impl = f"vale_fixtures.{fixture}"
+        lockstep = with_reference
+
+    machine = FixtureMachine
+    machine.TestCase.settings = settings(max_examples=20, stateful_step_count=60, deadline=None, derandomize=True,
+                                         database=None, phases=[Phase.explicit, Phase.generate],
+                                         suppress_health_check=list(HealthCheck))
+    try:
+        machine.TestCase().runTest()
+    except AssertionError as failure:
+        return " ".join(str(failure).split()[:3]).rstrip(",)")
+    return "passed"
+
+
+def test_in_lock_step_the_machine_catches_what_no_invariant_sees_blamed_on_its_rule() -> None:
+    assert ["FAIL LOCKSTEP (EFF-5", "FAIL LOCKSTEP (EFF-3"] == [
+        machine_verdict("fixed_active_order", True), machine_verdict("kappa_own_summon", True)]
+
+
+def test_without_lock_step_the_invariants_catch_the_engine_without_a_holding_limit() -> None:
+    assert "FAIL INV-LIMIT (LIMIT-1" == machine_verdict("no_holding_limit", False)
 
 
 def test_the_failure_is_saved_as_a_scenario_the_reference_passes(pytester: pytest.Pytester) -> None:

@@ -14,10 +14,11 @@ import unittest
 from functools import cache
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, ClassVar
 
 import hypothesis
-from hypothesis import HealthCheck, Verbosity, settings
+from hypothesis import HealthCheck, Verbosity
+from hypothesis import settings as Settings
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 from oracle.core import json_types
@@ -80,36 +81,38 @@ def trimmed(error: BaseException) -> BaseException:
     return error
 
 
-@cache
-def trimmed_test_case(machine: type[RuleBasedStateMachine]) -> type[unittest.TestCase]:
-    """The machine's ``unittest.TestCase`` (as Hypothesis's ``TestCase`` makes it), reporting a failure trimmed to
+class MachineTestCase(unittest.TestCase):
+    """A machine as a ``unittest.TestCase`` (as Hypothesis's ``TestCase`` makes one), reporting a failure trimmed to
     the user's frames and notes; at ``Verbosity.debug`` untrimmed (Hypothesis, too, shows its own frames then)."""
 
-    class MachineTestCase(unittest.TestCase):
-        settings = settings(deadline=None, suppress_health_check=list(HealthCheck))
+    machine: ClassVar[type[RuleBasedStateMachine]]
+    settings: ClassVar[Settings] = Settings(deadline=None, suppress_health_check=list(HealthCheck))
 
-        def runTest(self) -> None:
-            __tracebackhide__ = True
-            try:
-                run_state_machine_as_test(machine, settings=self.settings)
-            except BaseException as error:
-                if self.settings.verbosity >= Verbosity.debug:
-                    raise
-                raise trimmed(error)  # noqa: B904 - the same error, its own cause kept
+    def runTest(self) -> None:
+        __tracebackhide__ = True
+        try:
+            run_state_machine_as_test(self.machine, settings=self.settings)
+        except BaseException as error:
+            if self.settings.verbosity >= Verbosity.debug:
+                raise
+            raise trimmed(error)  # noqa: B904 - the same error, its own cause kept
 
-        runTest.is_hypothesis_test = True  # type: ignore[attr-defined]
-        runTest._hypothesis_state_machine_class = machine  # type: ignore[attr-defined]
+    runTest.is_hypothesis_test = True  # type: ignore[attr-defined]
 
-    MachineTestCase.__name__ = f"{machine.__name__}.TestCase"
-    MachineTestCase.__qualname__ = f"{machine.__qualname__}.TestCase"
-    MachineTestCase.__module__ = machine.__module__
-    return MachineTestCase
+
+@cache
+def trimmed_test_case(machine: type[RuleBasedStateMachine]) -> type[MachineTestCase]:
+    """The test case of ``machine``, named after it in its module."""
+    test_case = type(f"{machine.__name__}.TestCase", (MachineTestCase,), {"machine": machine})
+    test_case.__qualname__ = f"{machine.__qualname__}.TestCase"
+    test_case.__module__ = machine.__module__
+    return test_case
 
 
 class TrimmedTestCase:
     """``Machine.TestCase``: the test case of :func:`trimmed_test_case` for the class it is read on."""
 
-    def __get__(self, machine: Any, owner: type[RuleBasedStateMachine] | None = None) -> type[unittest.TestCase]:
+    def __get__(self, machine: Any, owner: type[RuleBasedStateMachine] | None = None) -> type[MachineTestCase]:
         cls: type[RuleBasedStateMachine] | None = type(machine) if machine is not None else owner
         assert cls is not None
         return trimmed_test_case(cls)
