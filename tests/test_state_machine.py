@@ -60,6 +60,8 @@ def test_in_lock_step_the_engine_without_a_holding_limit_is_blamed_on_LIMIT_1(py
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*FAIL LOCKSTEP (LIMIT-1, *), step *: *the reference asks keep_stones*",
                                  "*blamed on LIMIT-1: A player may hold at most 4 stones*",
+                                 "*the reference after P? sells * asks keep_stones of P? (limit 4); the engine asks "
+                                 "action of P?*",
                                  "*state.new_game(players=2, first=*", "*state.play(pick=*"])
     assert re.search(HYPOTHESIS_SHOWS_THE_STEPS, result.stdout.str()), result.stdout.str()
     assert [] == internal_lines(result.outlines)

@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
+from hypothesis.control import current_build_context
+from hypothesis.errors import InvalidArgument
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from oracle.core.faults import EngineFault
@@ -224,9 +226,12 @@ class ValeMachine(RuleBasedStateMachine):
         self.failed = True
         lines = [f"{failure.outcome.value.upper()} {failure.invariant} "
                  f"({', '.join(failure.rules) or 'no rule'}), step {failure.step}: {failure.message}"]
-        blamed = rules_catalogue().get(failure.rule)
+        facts = self._blame(failure)
+        blamed = rules_catalogue().get(str(facts.get("rule", "")) or failure.rule)
         if blamed is not None:
             lines.append(f"blamed on {blamed.id}: {blamed.text}")
+        if facts.get("reference_does") and facts.get("engine_does"):
+            lines.append(f"the reference {facts['reference_does']}; the engine {facts['engine_does']}")
         lines.append(f"{'checked' if failure.invariant == LOCKSTEP.name else 'invariant'}: "
                      f"{describe(failure.invariant).text}")
         if failure.expected or failure.actual:
@@ -235,6 +240,16 @@ class ValeMachine(RuleBasedStateMachine):
         if self.save_failures is not None:
             lines.append(self._save(failure))
         return AssertionError("\n".join(lines))
+
+    def _blame(self, failure: Failure) -> JSON:
+        """The facts of the failure's first divergence from the reference, as ``oracle check`` blames it (its trace
+        replayed beside the reference, :func:`~vale_invariants.fuzz.blame_failure`); only for the failure Hypothesis
+        reports (not for each one it meets while shrinking), and none for a fault or a hang."""
+        from vale_invariants.fuzz import blame_failure
+
+        if not reported() or failure.invariant == ENGINE_FAULT.name:
+            return {}
+        return blame_failure(failure, self._factory, self.impl, self.timeout) or {}
 
     def _save(self, failure: Failure) -> str:
         from vale_invariants.fuzz import replay_divergence
@@ -255,6 +270,15 @@ class ValeMachine(RuleBasedStateMachine):
             earlier.unlink()
         self._saved[key] = path
         return f"scenario: {path}"
+
+
+def reported() -> bool:
+    """Whether this run of the machine is the one Hypothesis reports (its final replay of the failing example), or
+    a run outside Hypothesis."""
+    try:
+        return current_build_context().is_final
+    except InvalidArgument:
+        return True
 
 
 class _Checking:
