@@ -110,7 +110,6 @@ class ValeMachine(RuleBasedStateMachine):
         first, choices recorded in the order the fuzzer draws them (so it can replay them). An engine that shuffles
         inside without ``export`` is played without the reference (its orders cannot be adopted: ``oracle fuzz``
         reports LOCKSTEP unsupported for it)."""
-        __tracebackhide__ = True
         game = self.game
         setup: JSON = {"players": players, "first_player": first % players, "deck": random_deck(deck_seed, False)}
         game.trace.setup = setup
@@ -130,7 +129,6 @@ class ValeMachine(RuleBasedStateMachine):
     @rule(pick=st.integers(0, 2**16))
     def play(self, pick: int) -> None:
         """Play the legal action ``pick`` chooses (the fuzzer's own choice: the greedy one or any listed)."""
-        __tracebackhide__ = True
         game, pending = self.game, self.pending
         assert pending is not None
         with self._checked():
@@ -166,7 +164,6 @@ class ValeMachine(RuleBasedStateMachine):
     @rule(category=st.sampled_from((PROBE_UNLISTED, PROBE_CORRUPT, PROBE_PROTOCOL)), salt=st.integers(0, 2**16))
     def probe(self, category: int, salt: int) -> None:
         """Try one illegal action: it must be rejected with a known code and leave the state unchanged."""
-        __tracebackhide__ = True
         game, pending = self.game, self.pending
         assert pending is not None
         with self._checked():
@@ -181,7 +178,6 @@ class ValeMachine(RuleBasedStateMachine):
     @invariant()
     def state_invariants_hold(self) -> None:
         """INV-LIMIT, INV-AREA, INV-CONSERVATION, INV-SCORE-FLOOR, INV-TURN-ORDER, INV-PAYMENT, INV-PROGRESS."""
-        __tracebackhide__ = True
         if not self._fresh("state"):
             return
         assert self.last_step is not None
@@ -195,7 +191,6 @@ class ValeMachine(RuleBasedStateMachine):
     @invariant()
     def snapshot_round_trips(self) -> None:
         """INV-ROUNDTRIP: loading the exported snapshot into a fresh engine exports the same snapshot."""
-        __tracebackhide__ = True
         if not self._fresh("roundtrip"):
             return
         with self._checked():
@@ -210,7 +205,6 @@ class ValeMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         """INV-DETERMINISM: replaying the game's set-up and actions in a fresh engine gives the same states."""
-        __tracebackhide__ = True
         if self.failed or self.game._subject is None:
             return
         with self._checked():
@@ -291,7 +285,6 @@ class _Checking:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, value: BaseException | None, traceback: object) -> bool:
-        __tracebackhide__ = True
         if isinstance(value, Violation):
             raise self.machine._failure(value.failure) from None
         if isinstance(value, StopGame):
