@@ -10,6 +10,7 @@ notes: those list the oracle's own checks, which every failure of the same invar
 
 from __future__ import annotations
 
+import os
 import unittest
 from functools import cache
 from pathlib import Path
@@ -26,10 +27,11 @@ from oracle.core import json_types
 __unittest = True
 """unittest leaves this module's frames (the test case's own) out of its reports, as it does its own modules'."""
 
-INTERNAL_FOLDERS = tuple(str(folder) for folder in (Path(hypothesis.__file__).resolve().parent,
-                                                    Path(json_types.__file__).resolve().parents[1],
-                                                    Path(__file__).resolve().parent))
-"""Where the frames the user did not write live (Hypothesis, the oracle, and this package)."""
+INTERNAL_FOLDERS = tuple(f"{folder}{os.sep}" for folder in (Path(hypothesis.__file__).resolve().parent,
+                                                            Path(json_types.__file__).resolve().parents[1],
+                                                            Path(__file__).resolve().parent))
+"""Where the frames the user did not write live (Hypothesis, the oracle, and this package), each with its final
+separator (a user's ``oracle_adapter`` folder beside the oracle's is the user's)."""
 EXPLANATION = "Explanation:"
 EXPLAINED = "    These lines were always and only run by failing test cases:"
 EXPLAINED_LINE = " " * 8
