@@ -604,9 +604,9 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
             and failure.invariant not in ENGINE_PROPERTIES:
         failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
     if failure.outcome is not Outcome.TIMEOUT:
-        failure.cause = _blame(failure, factory, impl, config)
+        failure.cause = blame_failure(failure, factory, impl, config.timeout, config.start_timeout)
     if config.save_failures is not None:
-        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout)
+        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout, config.seed)
         failure.scenario, failure.trace_file = ("", str(saved.path)) if not saved.scenario else (str(saved.path), "")
         failure.scenario_note = saved.why_not
     report.failures.append(failure)
@@ -641,7 +641,8 @@ def _safe_replay(failure: Failure, factory: Callable[[], Any], impl: str, timeou
         return None
 
 
-def _blame(failure: Failure, factory: Callable[[], Any], impl: str, config: FuzzConfig) -> JSON | None:
+def blame_failure(failure: Failure, factory: Callable[[], Any], impl: str, timeout: float,
+                  start_timeout: float = DEFAULT_START_TIMEOUT) -> JSON | None:
     """The facts of the failure's first divergence from the reference: its actions replayed from its start, then
     the illegal action it tried (or, for legal lists that differ, the lists compared), issue 24."""
     trace = failure.trace
@@ -654,7 +655,7 @@ def _blame(failure: Failure, factory: Callable[[], Any], impl: str, config: Fuzz
         steps.append(TraceStep(StepKind.LEGAL, None, len(steps) + 1))
     start = ReplayTrace(tuple(steps), snapshot=trace.start) if trace.start is not None \
         else ReplayTrace(tuple(steps), setup=trace.setup)
-    facts = first_divergence(lambda: Subject(factory, impl, config.timeout, config.start_timeout), start,
+    facts = first_divergence(lambda: Subject(factory, impl, timeout, start_timeout), start,
                              MIN_REPLAY_SECONDS)
     return facts.to_json() if facts is not None else None
 
