@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
+import typer.main
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
@@ -32,6 +35,56 @@ PAY3_FILE = default_dir() / "payment" / "PAY-3-red-and-blue-for-cost-1.toml"
 def test_dash_h_is_help(command: list[str]) -> None:
     result = runner.invoke(app, [*command, "-h"])
     assert (0, True) == (result.exit_code, "Usage:" in result.stdout)
+
+
+def command_paths() -> list[list[str]]:
+    """Every command and sub-command of ``oracle``, as the words that name it (the root first, as [])."""
+    paths: list[list[str]] = []
+    groups: list[tuple[list[str], Any]] = [([], typer.main.get_command(app))]
+    while groups:
+        path, command = groups.pop()
+        paths.append(path)
+        groups.extend(([*path, name], sub) for name, sub in getattr(command, "commands", {}).items())
+    return paths
+
+
+NARROW = 80
+"""The terminal width the help is read at."""
+DESCRIPTION_WIDTH = 40
+"""The least room a description has beside its option, argument or command at that width."""
+ROW = re.compile(r"  \S.*?  +(\S)")
+"""A row of a help section: a term, two spaces or more, and its description."""
+
+
+def description_columns(text: str) -> list[int]:
+    """The column where each description starts in the sections (Options:, Arguments:, Commands:) of a help text:
+    beside its term, below it when the term is too long, and on each continuation line."""
+    columns: list[int] = []
+    section = False
+    for line in text.splitlines():
+        if line.endswith(":") and not line.startswith(" "):
+            section = True
+        elif not line.strip():
+            section = False
+        elif section and (row := ROW.match(line)):
+            columns.append(row.start(1))
+        elif section and line.startswith(" " * 4):
+            columns.append(len(line) - len(line.lstrip()))
+    return columns
+
+
+def test_at_80_columns_every_help_leaves_40_for_its_descriptions_and_cuts_no_short_help() -> None:
+    seen = 0
+    for path in command_paths():
+        text = runner.invoke(app, [*path, "--help"], env={"COLUMNS": str(NARROW)}).stdout
+        columns = description_columns(text)
+        assert ([], [], [], True) == (
+            [c for c in columns if NARROW - c < DESCRIPTION_WIDTH],
+            [line for line in text.splitlines() if len(line) > NARROW],
+            [line for line in text.splitlines() if line.endswith("...") and not line.startswith("Usage:")],
+            bool(columns)), (path, text)
+        seen += 1
+    assert seen >= 20
 
 
 @pytest.mark.parametrize("command", [["check"], ["fuzz"], ["scenarios", "lint"], ["scenarios", "show"]])

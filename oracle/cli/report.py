@@ -22,7 +22,7 @@ report_app = typer.Typer(
 )
 
 
-@report_app.command("html")
+@report_app.command("html", short_help="Write a self-contained HTML site of reports.")
 def html_command(
     reports: Annotated[list[Path], typer.Argument(metavar="REPORT.json...", help="one or more JSON reports")],
     out: Annotated[Path, typer.Option("-o", "--out", help="directory to write the site into")],
@@ -43,7 +43,7 @@ def html_command(
                f"in {time.perf_counter() - started:.1f} s")
 
 
-@report_app.command("badge")
+@report_app.command("badge", short_help="Write a shields.io endpoint file for a badge.")
 def badge_command(
     report: Annotated[Path, typer.Argument(metavar="REPORT.json", help="a JSON report")],
     out: Annotated[Path, typer.Option("-o", "--out", help="the shields.io endpoint file to write")],
