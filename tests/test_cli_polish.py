@@ -148,6 +148,8 @@ def toy_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                         "PYTHONPATH?); did you mean 'toy_vale.engine'?"),
     ("toy_vale.engine:creat", "--impl 'toy_vale.engine:creat': module toy_vale.engine has no factory 'creat'; "
                               "did you mean 'toy_vale.engine:create'?"),
+    ("toy_vale.engine.create", "--impl 'toy_vale.engine.create': cannot import module 'toy_vale.engine.create' (is "
+                               "it installed or on PYTHONPATH?); did you mean 'toy_vale.engine:create'?"),
     ("oracle.referenc", "--impl 'oracle.referenc': cannot import module 'oracle.referenc' (is it installed or on "
                         "PYTHONPATH?); did you mean 'oracle.reference'?"),
 ])
