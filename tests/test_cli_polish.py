@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -129,14 +130,17 @@ def test_nothing_near_is_suggested_when_nothing_is_near() -> None:
 
 
 @pytest.fixture
-def toy_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A package ``toy_vale`` with a module ``engine`` whose factory is ``create``, importable from ``tmp_path``."""
+def toy_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A package ``toy_vale`` with a module ``engine`` whose factory is ``create``, importable from ``tmp_path``
+    (and forgotten after the test)."""
     package = tmp_path / "toy_vale"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "engine.py").write_text("def create() -> None:\n    pass\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "toy_vale", raising=False)
+    yield
+    for name in [n for n in sys.modules if n == "toy_vale" or n.startswith("toy_vale.")]:
+        del sys.modules[name]
 
 
 @pytest.mark.parametrize("impl, error", [
@@ -174,10 +178,13 @@ def _request(*select: str) -> CheckRequest:
                         allow_empty=False, expectations=None, reports=ReportTargets(), validate_protocol=False)
 
 
-PLAN = Plan({"scenarios": (Unit("scenarios", "one", (
-    PlannedCheck("PAY-3-red-and-blue-for-cost-1", "pays"), PlannedCheck("CARD-Salamander-red-stones", "gains"),
-    PlannedCheck("CARD-Horned-Salamander-red", "gains")), None),),
-             "setup": (Unit("setup", "two", (PlannedCheck("setup/2p/seed-1", "deals"),), None),)})
+PLAN = Plan({
+    "scenarios": (Unit("scenarios", "one", (PlannedCheck("PAY-3-red-and-blue-for-cost-1", "pays"),
+                                            PlannedCheck("CARD-Salamander-red-stones", "gains"),
+                                            PlannedCheck("CARD-Horned-Salamander-red", "gains")), None),),
+    "setup": (Unit("setup", "two", (PlannedCheck("setup/2p/seed-1", "deals"),), None),),
+})
+"""Two suites' checks: --select globs are matched against the chosen suites' only (here the scenarios)."""
 
 
 @pytest.mark.parametrize("select, error", [
