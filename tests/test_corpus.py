@@ -62,7 +62,9 @@ def test_a_corpus_keeps_one_counterexample_per_cause_a_scenario_before_a_trace(t
 
 
 class NoHoldingLimitMachine(ValeMachine):
+    """The invariants alone (no lock-step) catch the missing holding limit: what the database replays is the point."""
     impl = "vale_fixtures.no_holding_limit"
+    lockstep = False
 
 
 def run_machine(database: DirectoryBasedExampleDatabase, phases: list[Phase]) -> str:

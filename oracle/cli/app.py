@@ -32,19 +32,20 @@ from oracle.engines.play import GameStuck, choose_action, new_setup
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,  # click's layout: at 80 columns the descriptions keep 44 (rich's table left them 19)
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
     help="Vale Oracle: check any implementation of The Vale of Eternity against the rules.",
 )
 
-app.add_typer(scenarios_app, name="scenarios")
-app.add_typer(z3_app, name="z3")
-app.add_typer(expectations_app, name="expectations")
-app.command("fuzz")(fuzz_command)
-app.add_typer(report_app, name="report")
-app.command("selftest")(selftest_command)
-app.command("check")(check_command)
-app.command("serve")(serve_command)
-app.command("rulebook")(rulebook_command)
+app.add_typer(scenarios_app, name="scenarios", short_help="Validate and read the scenario files.")
+app.add_typer(z3_app, name="z3", short_help="Z3 models: proofs, engine conformance, boundary cases.")
+app.add_typer(expectations_app, name="expectations", short_help="Keep an expectations file current.")
+app.command("fuzz", short_help="Fuzz an engine in lock-step with the reference.")(fuzz_command)
+app.add_typer(report_app, name="report", short_help="Turn JSON reports into an HTML site or a badge.")
+app.command("selftest", short_help="Check the oracle itself against its broken fixtures.")(selftest_command)
+app.command("check", short_help="Check an engine against the rules.")(check_command)
+app.command("serve", short_help="Serve an engine over the wire protocol on stdin/stdout.")(serve_command)
+app.command("rulebook", short_help="Write the rulebook as a static site.")(rulebook_command)
 
 
 def _print_version(value: bool) -> None:
@@ -104,7 +105,7 @@ def _load_subject(impl: str, timeout: float) -> Subject:
         raise fail(f"--impl {impl}: {describe_fault(fault)}") from None
 
 
-@app.command("play")
+@app.command("play", short_help="Play a game of random legal choices, step by step.")
 def play_command(
     players: Annotated[int, typer.Option(help="number of players, 2 to 4")] = 2,
     seed: Annotated[int, typer.Option(help="seed for the deck, the shuffles and every choice")] = 1,

@@ -272,6 +272,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
         options = dataclasses.replace(request.options, budget_scale=ran.scale.factor)
         supervisor.set_options(options)
         plan = plan_named(PlanContext(request.impl, handshake, options), request.to_plan)
+        request.refuse_unmatched_selects(plan)
         planned = plan.narrowed(request.chosen, options)
         request.refuse_empty(planned)
         expected = request.expected_failures(plan)

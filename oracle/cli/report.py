@@ -23,7 +23,7 @@ report_app = typer.Typer(
 )
 
 
-@report_app.command("html")
+@report_app.command("html", short_help="Write a self-contained HTML site of reports.")
 def html_command(
     reports: Annotated[list[Path], typer.Argument(metavar="REPORT.json...", help="one or more JSON reports")],
     out: Annotated[Path, typer.Option("-o", "--out", help="directory to write the site into")],
@@ -44,7 +44,7 @@ def html_command(
                f"in {time.perf_counter() - started:.1f} s")
 
 
-@report_app.command("badge")
+@report_app.command("badge", short_help="Write a shields.io endpoint file for a badge.")
 def badge_command(
     report: Annotated[Path, typer.Argument(metavar="REPORT.json", help="a JSON report")],
     out: Annotated[Path, typer.Option("-o", "--out", help="the shields.io endpoint file to write")],
@@ -64,7 +64,7 @@ def badge_command(
     typer.echo(f"wrote {out}: {badge_json(loaded, label)['message']}")
 
 
-@report_app.command("merge")
+@report_app.command("merge", short_help="Merge the reports of a run's shards into one report.")
 def merge_command(
     reports: Annotated[list[Path] | None, typer.Argument(metavar="REPORT.json...",
         help="the JSON reports of the N shards of one run (oracle check --shard K/N --report-json)")] = None,

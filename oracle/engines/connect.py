@@ -19,6 +19,7 @@ from typing import Any
 
 from oracle.core.faults import ImplError
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, where_raised
+from oracle.engines.near_modules import near_factories, near_modules
 from oracle.engines.wire.impl import wire_factory
 
 DEFAULT_IMPL = "oracle.reference"
@@ -37,15 +38,17 @@ def import_factory(spec: str) -> Factory:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)") \
-            from None
+        near = near_modules(module_name, exc.name or "", spec.partition(":")[2].strip())
+        raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)"
+                        f"{near}") from None
     except Exception as exc:
         where = where_raised(exc)
         raise ImplError(f"--impl {spec!r}: importing {module_name} raised {type(exc).__name__}: {exc}{where}") \
             from None
     factory = getattr(module, factory_name, None)
     if factory is None:
-        raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}")
+        raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}"
+                        f"{near_factories(module_name, module, factory_name)}")
     if not callable(factory):
         raise ImplError(f"--impl {spec!r}: {module_name}.{factory_name} is not callable")
     return factory  # type: ignore[no-any-return]

@@ -7,6 +7,7 @@ prints ``error: …`` on standard error and raises the exit.
 
 from __future__ import annotations
 
+import fnmatch
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -18,6 +19,7 @@ import typer
 from oracle.core.exits import bad_input
 from oracle.core.json_types import JSON
 from oracle.core.shards import Shard
+from oracle.core.suggest import did_you_mean, near_globs, suggestion
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.speed import given_problem
 from oracle.run.expectations import ExpectedFailure, load_expectations
@@ -133,9 +135,11 @@ def refuse_unknown_rules(option: str, rule_ids: Sequence[str]) -> tuple[str, ...
     """The rule ids an option names; bad input for one that is not in the rules catalogue."""
     from oracle.core.rules import rules as rules_catalogue
 
-    unknown = [r for r in rule_ids if r not in rules_catalogue()]
+    known = rules_catalogue()
+    unknown = [r for r in rule_ids if r not in known]
     if unknown:
-        raise bad_input(f"{option} {unknown[0]!r}: no such rule id in the rules catalogue")
+        raise bad_input(f"{option} {unknown[0]!r}: no such rule id in the rules catalogue"
+                        f"{did_you_mean(unknown[0], known)}")
     return tuple(rule_ids)
 
 
@@ -146,8 +150,24 @@ def refuse_unknown_filters(rule_ids: Sequence[str], cards: Sequence[str]) -> tup
     refuse_unknown_rules("--rule", rule_ids)
     card_ids, unknown_cards = resolve_card_names(cards)
     if unknown_cards:
-        raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id")
+        raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id"
+                        f"{did_you_mean(unknown_cards[0], card_names_and_ids())}")
     return tuple(card_ids)
+
+
+def card_names_and_ids() -> list[str]:
+    """Every card's name and id, base and expansion: what ``--card`` accepts."""
+    from oracle.core.cards import catalogue
+
+    return [text for card in catalogue().cards.values() for text in (card.name, card.id)]
+
+
+def refuse_unknown_suites(asked: Sequence[str]) -> None:
+    """Bad input for a ``--suite`` that names no suite: the nearest suite when one is near, else every suite."""
+    unknown = [s for s in asked if s not in BY_NAME]
+    if unknown:
+        near = did_you_mean(unknown[0], BY_NAME)
+        raise bad_input(f"--suite {unknown[0]!r}: no such suite" + (near or f"; known suites are {', '.join(BY_NAME)}"))
 
 
 def refuse_invalid_scenarios(scenarios: Path | None, suites: Sequence[str]) -> None:
@@ -230,9 +250,7 @@ class CheckRequest:
         if scenarios is not None and not scenarios.is_dir():
             raise bad_input(f"--scenarios {scenarios}: no such directory")
         asked = split_values(suite)
-        unknown = [s for s in asked if s not in BY_NAME]
-        if unknown:
-            raise bad_input(f"--suite {unknown[0]!r}: known suites are {', '.join(BY_NAME)}")
+        refuse_unknown_suites(asked)
         refuse_invalid_scenarios(scenarios, asked or tuple(BY_NAME))
         options = CheckOptions(
             games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, select=selects, rules=rule_ids,
@@ -281,6 +299,14 @@ class CheckRequest:
         if not self.asked and "scenarios" in empty and not self.filtering:
             raise bad_input(f"the scenarios suite found no scenario files in {display_path(self.scenario_dir())} "
                             "(pass --scenarios DIR, or --suite to run other suites)")
+
+    def refuse_unmatched_selects(self, plan: Plan) -> None:
+        """Bad input for a ``--select`` glob that matches no check id of the chosen suites, with the globs near
+        it."""
+        ids = sorted(c.id for name in self.chosen for unit in plan.units[name] for c in unit.checks)
+        for pattern in self.options.select:
+            if not any(fnmatch.fnmatchcase(check_id, pattern) for check_id in ids):
+                raise bad_input(f"--select {pattern!r}: no check id matches it{suggestion(near_globs(pattern, ids))}")
 
     def expected_failures(self, plan: Plan) -> dict[str, ExpectedFailure]:
         """The known failures ``--expectations`` lists (none without it); bad input for a file with problems."""
