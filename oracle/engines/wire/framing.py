@@ -44,9 +44,11 @@ NAME_OF_CODE: dict[int, ErrorCode] = {
     RpcCode.UNSUPPORTED: ErrorCode.UNSUPPORTED,
     RpcCode.BAD_REQUEST: ErrorCode.BAD_REQUEST,
 }
-"""What an engine's error code means to the oracle: a method the engine has no handler for (-32601, what every
-JSON-RPC library answers for one) is ``unsupported``; any code not listed is ``engine_error`` unless
-``error.data.name`` names one of the oracle's codes."""
+"""What an engine's error code means to the oracle when ``error.data.name`` does not name one of its codes (that
+name decides when it does): a method the engine has no handler for (-32601, what every JSON-RPC library answers
+for one) is ``unsupported``; any code not listed is ``engine_error``."""
+
+NAMED: dict[str, ErrorCode] = {code.value: code for code in ErrorCode}
 
 CODE_OF_NAME: dict[ErrorCode, RpcCode] = {
     ErrorCode.ENGINE_ERROR: RpcCode.ENGINE_ERROR,
@@ -108,9 +110,8 @@ def _error_inward(error: JSON) -> JSON:
     given = error.get("data")
     data: JSON = given if isinstance(given, dict) else {}
     named = data.get("name")
-    name = NAME_OF_CODE.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
-    if name is None:
-        name = ErrorCode(named) if named in ErrorCode._value2member_map_ else ErrorCode.ENGINE_ERROR
+    by_code = NAME_OF_CODE.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
+    name = (NAMED.get(named) if isinstance(named, str) else None) or by_code or ErrorCode.ENGINE_ERROR
     inward: JSON = {"code": name.value, "message": error.get("message", "")}
     inward.update({key: data[key] for key in ERROR_DETAILS if key in data})
     return inward
