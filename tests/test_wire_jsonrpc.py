@@ -132,6 +132,13 @@ def test_every_jsonrpc_answer_of_the_server_fits_the_response_schema() -> None:
     assert [] == violations("wire-response.schema.json", [answer for _, answer in answers])
 
 
+def test_the_jsonrpc_envelope_refuses_the_1_x_error_form() -> None:
+    found = response_violation("apply", {"jsonrpc": "2.0", "id": 4, "error": {"code": "unsupported", "message": "x"}},
+                               JSON_RPC.response_schema)
+    assert "protocol violation in the answer to apply (id 4): error.code: 'unsupported' is not of type 'integer'" \
+        in (found or "")
+
+
 def test_a_jsonrpc_request_fits_the_request_schema() -> None:
     assert [] == violations("wire-request.schema.json", json.loads(rpc(7, "apply", action={"type": "pass"})))
 
