@@ -1,6 +1,7 @@
 """Connecting to an engine under test: the ``--impl`` forms, each turned into a factory by one entry of a table.
 
 * ``cmd:<command>``: the command runs as a wire-protocol engine (docs/wire.md, :mod:`oracle.engines.wire`);
+  ``cmd+jsonrpc:<command>`` the same, spoken to in JSON-RPC 2.0 from the first request;
 * ``package.module`` or ``package.module:factory``: the module is imported and its factory (``create`` by
   default) called in-process.
 
@@ -71,6 +72,7 @@ def allow_from_working_directory(module_name: str) -> None:
 
 CONNECTORS: tuple[tuple[str, Callable[[str], Factory]], ...] = (
     ("cmd:", wire_factory),
+    ("cmd+jsonrpc:", wire_factory),
     ("", import_factory),
 )
 """Each ``--impl`` form by its prefix, the first that matches; the empty prefix (a Python module) matches all."""
