@@ -15,7 +15,7 @@ from typing import Any
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
-from oracle.core.versions import PROTOCOL_VERSION
+from oracle.core.versions import PROTOCOL_VERSION, __version__
 from oracle.engines.wire.channel import ChannelFault, Deadline, EngineProcess
 from oracle.engines.wire.methods import (
     METHODS,
@@ -61,7 +61,8 @@ class Connection:
         self.version = "1.0"
         self.capabilities: frozenset[str] = frozenset()
         self.sendable = frozenset(METHODS)
-        shake = self.call("handshake", {}, call_deadline(settings, at_least=STARTUP_SECONDS))
+        shake = self.call("handshake", {"oracle_version": __version__},
+                          call_deadline(settings, at_least=STARTUP_SECONDS))
         if not isinstance(shake, dict):
             raise self.process.fault("error", "the handshake answer is not a JSON object")
         refusal = incompatibility(shake.get("protocol"))

@@ -8,6 +8,7 @@
 // The protocol is docs/wire.md; stdout carries only protocol lines, so console.log is sent to stderr.
 
 import { createInterface } from "node:readline";
+import { checkOracleVersion } from "./vale-cards.mjs";
 
 export const PROTOCOL = "1.1";
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -57,6 +58,7 @@ async function answer(engine, request, state) {
   const params = request.params ?? {};
   switch (request.method) {
     case "handshake":
+      checkOracleVersion(params);
       state.handshake = withDefaults(await call(engine, "handshake", params));
       return state.handshake;
     case "observe": {
