@@ -49,5 +49,5 @@ def node_command(
         raise bad_input(f"{directory}: cannot write the kit ({exc.strerror})") from None
     typer.echo(f"wrote {', '.join(written)} to {directory}/")
     if kept:
-        typer.echo(f"kept your {' and '.join(kept)} (delete them to get the kit's again)")
+        typer.echo(f"kept your {', '.join(kept)} (delete one to get the kit's again)")
     typer.echo(f"try: oracle check --impl 'cmd:node {directory}/example.mjs' --suite setup")
