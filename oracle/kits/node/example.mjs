@@ -110,13 +110,23 @@ const reference = startReference();  // at once: a Python process takes a while 
 function startReference() {
   const child = spawn(SERVE[0], SERVE.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
   const waiting = [];
-  child.on("error", (error) => waiting.splice(0).forEach(({ reject }) => reject(error)));
-  child.on("exit", (code) => waiting.splice(0).forEach(({ reject }) => reject(new Error(`${SERVE.join(" ")} exited (${code})`))));
+  let broken = null;
+  const fail = (error) => {
+    broken ??= error;
+    waiting.splice(0).forEach(({ reject }) => reject(broken));
+  };
+  child.on("error", (error) => fail(new Error(`cannot run \`${SERVE.join(" ")}\` (${error.message}): this example `
+    + "asks the reference for the rules; put `oracle` on PATH or give the command that serves it as arguments")));
+  child.on("exit", (code) => fail(new Error(`\`${SERVE.join(" ")}\` exited (status ${code})`)));
+  child.stdin.on("error", () => {});  // a child that died is reported by "exit"
   createInterface({ input: child.stdout }).on("line", (line) => waiting.shift()?.resolve(JSON.parse(line)));
   let nextId = 0;
   return {
+    /** Close the child's input: `oracle serve` exits, and so can this process. */
+    close: () => child.stdin.end(),
     /** Send the requests in one write and return their results; an error answer is thrown. */
     async ask(...requests) {
+      if (broken) throw broken;
       const answers = requests.map(() => new Promise((resolve, reject) => waiting.push({ resolve, reject })));
       child.stdin.write(requests.map(([method, params]) => JSON.stringify({ id: ++nextId, method, params }) + "\n").join(""));
       return (await Promise.all(answers)).map((answer) => {
@@ -140,7 +150,7 @@ async function stepReference(...requests) {
   return results.at(-2);
 }
 
-serve({
+await serve({
   // Waits for the reference to start, so that the start-up deadline (--start-timeout) covers it.
   handshake: async () => {
     await reference.ask(["handshake", {}]);
@@ -158,3 +168,4 @@ serve({
   // completes it, and the store takes the completed snapshot.
   load: (snapshot) => stepReference(["load", { snapshot }]).then(() => null),
 });
+reference.close();
