@@ -25,7 +25,7 @@ def kit_files() -> dict[str, str]:
     """Each file of the Node kit by name: the package's, then cards.json (every card, stamped with the oracle's
     version, which the kit checks against the oracle's in the handshake)."""
     shipped = {path.name: path.read_text(encoding="utf-8") for path in sorted(NODE_KIT.iterdir())
-               if path.suffix in (".mjs", ".cjs", ".md")}
+               if path.suffix in (".mjs", ".cjs")}
     return {**shipped, "cards.json": document_text(cards_document(catalogue().cards.values()))}
 
 
