@@ -18,6 +18,8 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 ACTION = REPOSITORY / "action.yml"
 GITHUB_WORKFLOW = REPOSITORY / "docs" / "ci" / "github-workflow.yml"
 GITLAB_CI = REPOSITORY / "docs" / "ci" / "gitlab-ci.yml"
+GITHUB_SHARDS = REPOSITORY / "docs" / "ci" / "github-shards.yml"
+GITLAB_SHARDS = REPOSITORY / "docs" / "ci" / "gitlab-shards.yml"
 DOC = REPOSITORY / "docs" / "ci.md"
 PUBLISHED_ACTION = "vale-oracle/vale-oracle@v0.1.0"
 FIXTURE_PATH = [REPOSITORY, REPOSITORY / "fixtures", REPOSITORY / "invariants"]
@@ -55,7 +57,8 @@ def lint_with_the_local_action(tmp_path: Path, workflow: str) -> subprocess.Comp
 
 # --- the documentation carries the workflows verbatim ---------------------------------------------------------
 
-@pytest.mark.parametrize("workflow", [GITHUB_WORKFLOW, GITLAB_CI], ids=["github", "gitlab"])
+@pytest.mark.parametrize("workflow", [GITHUB_WORKFLOW, GITLAB_CI, GITHUB_SHARDS, GITLAB_SHARDS],
+                         ids=["github", "gitlab", "github-shards", "gitlab-shards"])
 def test_docs_ci_md_contains_the_workflow_verbatim(workflow: Path) -> None:
     text = workflow.read_text(encoding="utf-8")
     assert f"```yaml\n{text}```\n" in DOC.read_text(encoding="utf-8")
@@ -73,7 +76,9 @@ def test_docs_ci_md_lists_every_input_of_the_action() -> None:
     ("vendor.github-actions", ACTION),
     ("vendor.github-workflows", GITHUB_WORKFLOW),
     ("vendor.gitlab-ci", GITLAB_CI),
-], ids=["action", "github-workflow", "gitlab-ci"])
+    ("vendor.github-workflows", GITHUB_SHARDS),
+    ("vendor.gitlab-ci", GITLAB_SHARDS),
+], ids=["action", "github-workflow", "gitlab-ci", "github-shards", "gitlab-shards"])
 def test_file_is_valid_against_its_schema(schema: str, path: Path) -> None:
     checked = check_schema(schema, path)
     assert 0 == checked.returncode, checked.stdout + checked.stderr
@@ -95,8 +100,9 @@ def test_the_schema_check_rejects_a_junit_report_given_as_a_list(tmp_path: Path)
 
 # --- actionlint on the GitHub workflow, with the action's inputs checked ----------------------------------------
 
-def test_actionlint_passes_the_github_workflow_using_this_action(tmp_path: Path) -> None:
-    linted = lint_with_the_local_action(tmp_path, GITHUB_WORKFLOW.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("workflow", [GITHUB_WORKFLOW, GITHUB_SHARDS], ids=["github", "github-shards"])
+def test_actionlint_passes_the_github_workflow_using_this_action(tmp_path: Path, workflow: Path) -> None:
+    linted = lint_with_the_local_action(tmp_path, workflow.read_text(encoding="utf-8"))
     assert 0 == linted.returncode, linted.stdout + linted.stderr
 
 

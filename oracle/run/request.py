@@ -17,6 +17,7 @@ import typer
 
 from oracle.core.exits import bad_input
 from oracle.core.json_types import JSON
+from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.speed import given_problem
 from oracle.run.expectations import ExpectedFailure, load_expectations
@@ -93,6 +94,16 @@ def unwritable(path: Path) -> str:
     if path.exists() and not os.access(path, os.W_OK):
         return "the file is not writable"
     return ""
+
+
+def parse_shard(text: str | None) -> Shard | None:
+    """``--shard K/N`` (None when not given); bad input for a malformed one (``0/3``, ``4/3``, ``x``)."""
+    if text is None:
+        return None
+    try:
+        return Shard.parse(text)
+    except ValueError as exc:
+        raise bad_input(f"--shard {exc}") from None
 
 
 def refuse_unfinite(seconds: Iterable[tuple[str, float]]) -> None:
@@ -174,6 +185,9 @@ class CheckRequest:
     validate_protocol: bool
     budget_scale: float | None = None
     """``--budget-scale``: the factor of every fixed budget (None: measured at the start of the run)."""
+    shard: Shard | None = None
+    """``--shard K/N``: the part of the plan this run runs (None: all of it, and no shard record in the report;
+    1/1 is all of it, with the record ``oracle report merge`` reads)."""
 
     @classmethod
     def from_cli(cls, *, impl: str, games: int, seed: int, timeout: float, start_timeout: float,
@@ -184,7 +198,7 @@ class CheckRequest:
                  time_budget: float | None, max_failures: int | None, max_causes: int, set_aside: list[str] | None,
                  fail_on_unsupported: bool, allow_empty: bool, jobs: int | None, save_failures: Path | None,
                  z3_full: bool, validate_protocol: bool, variant: list[str] | None,
-                 budget_scale: float | None = None) -> CheckRequest:
+                 budget_scale: float | None = None, shard: str | None = None) -> CheckRequest:
         """The request of ``oracle check``'s options, or bad input (exit 2) naming the first option at fault."""
         refuse_unfinite((("--timeout", timeout), ("--start-timeout", start_timeout),
                          ("--scenario-timeout", scenario_timeout), ("--z3-budget", z3_budget),
@@ -202,6 +216,7 @@ class CheckRequest:
             raise bad_input(given_problem(budget_scale))
         if max_causes < 1:
             raise bad_input("--max-causes must be 1 or more")
+        dealt = parse_shard(shard)
         known_causes = refuse_unknown_rules("--set-aside", split_values(set_aside))
         declared = declared_variants(split_values(variant), impl)
         if declared:
@@ -225,7 +240,7 @@ class CheckRequest:
             z3=Z3Options(full=z3_full, budget=z3_budget), fuzz=FuzzOptions(seconds=fuzz_budget, causes=max_causes),
             save_failures=save_failures, variants=tuple(sorted(declared.items())), set_aside=known_causes)
         return cls(impl, asked, options, card_names, jobs, time_budget, max_failures, fail_on_unsupported,
-                   allow_empty, expectations, reports, validate_protocol, budget_scale)
+                   allow_empty, expectations, reports, validate_protocol, budget_scale, dealt)
 
     @property
     def chosen(self) -> tuple[str, ...]:
@@ -288,4 +303,5 @@ class CheckRequest:
                 "jobs": self.jobs, "fail_on_unsupported": self.fail_on_unsupported, "allow_empty": self.allow_empty,
                 "select": list(o.select), "rules": list(o.rules), "cards": list(self.card_names),
                 "scenarios": str(o.scenarios.directory) if o.scenarios.directory is not None else None,
-                "expectations": str(self.expectations) if self.expectations else None}
+                "expectations": str(self.expectations) if self.expectations else None,
+                "shard": None if self.shard is None else self.shard.text}
