@@ -34,7 +34,8 @@ def node_command(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="where to write the kit (created if missing)")],
 ) -> None:
     """Write the Node.js kit (Node 18 or later; ESM and CommonJS) and cards.json into DIR. The kit's own files and
-    cards.json are replaced; the examples (example.mjs, example.test.mjs) are written only where they are not yet."""
+    cards.json are replaced; the examples (example.cjs, example.mjs, example.test.mjs) are written only where they are
+    not yet."""
     written, kept = [], []
     try:
         directory.mkdir(parents=True, exist_ok=True)
