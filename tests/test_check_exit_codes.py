@@ -177,7 +177,7 @@ def test_an_engine_whose_games_end_at_step_zero_passes_nothing_and_exits_3(tmp_p
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="the starter kit needs Node.js")
 def test_the_starter_kit_random_play_is_nothing_checked(tmp_path: Path) -> None:
-    kit = Path(__file__).resolve().parent.parent / "adapters" / "node" / "example.mjs"
+    kit = Path(oracle.__file__).resolve().parent / "kits" / "node" / "example.cjs"
     code, out, err = check("--impl", f"cmd:node {kit}", "--suite", "random-play")
     assert 4 == code, out + err
     assert "NOTHING CHECKED: 6 checks (6 unsupported, 0 not applicable)" in out

@@ -96,6 +96,9 @@ def test_the_wheel_carries_the_scenarios_and_only_namespaced_packages(wheel: Pat
     shipped = {f"oracle/reports/rulebook/{p.relative_to(rulebook)}" for folder in ("templates", "assets")
                for p in (rulebook / folder).iterdir()}
     assert shipped <= set(names)
+    kit = ROOT / "oracle" / "kits" / "node"
+    assert {f"oracle/kits/node/{p.name}" for p in kit.iterdir()} == {n for n in names if n.startswith("oracle/kits/")}
+    assert {"oracle/schemas/cards.schema.json", "oracle/schemas/rules.schema.json"} <= set(names)
 
 
 HOME = "https://github.com/vale-oracle/vale-oracle"

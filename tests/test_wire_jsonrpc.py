@@ -213,7 +213,7 @@ def test_the_node_kit_answers_in_jsonrpc_when_spoken_to_in_it() -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (CI has Node.js 20)")
-    kit_example = ROOT / "adapters" / "node" / "example.mjs"
+    kit_example = ROOT / "oracle" / "kits" / "node" / "example.cjs"
     results = _run(f"cmd+jsonrpc:{node} {kit_example}", ["setup", "random-play"], CheckOptions(games=1, players=(2,)))
     outcomes = {(r.suite, r.outcome) for r in results}
     assert {("setup", Outcome.PASS), ("random-play", Outcome.UNSUPPORTED)} == outcomes, \

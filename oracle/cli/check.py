@@ -29,7 +29,16 @@ from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.speed import BudgetScale
-from oracle.reports.common import RunInfo, ShardRecord, exit_code, failed_results, failing, summary_line, verdict
+from oracle.reports.common import (
+    RunInfo,
+    ShardRecord,
+    exit_code,
+    failed_results,
+    failing,
+    load_line,
+    summary_line,
+    verdict,
+)
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
@@ -155,6 +164,8 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
     if run.budget_scale is not None:
         echo(run.budget_scale.text())
     echo(f"{head} in {run.duration:.1f} s")
+    if load_line(results):
+        echo(load_line(results))
     if run.stopped:
         echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")
     elif run.held_nothing:

@@ -11,7 +11,7 @@ from typing import Protocol
 from oracle.core import versions
 from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
 from oracle.core.json_types import JSON
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.core.versions import python_version
 from oracle.engines.speed import BudgetScale
@@ -187,6 +187,23 @@ def not_run_counts(results: Iterable[CheckResult]) -> tuple[int, int]:
     """How many checks were unsupported and how many not applicable."""
     seen = list(results)
     return (sum(r.outcome is Outcome.UNSUPPORTED for r in seen), sum(r.outcome is Outcome.NOT_APPLICABLE for r in seen))
+
+
+def load_would_unlock(results: Iterable[CheckResult]) -> int:
+    """How many checks are unsupported only because the engine does not declare ``load``."""
+    return sum(r.outcome is Outcome.UNSUPPORTED and r.details.get(UNLOCKED_BY_LOAD) is True for r in results)
+
+
+def load_line(results: Iterable[CheckResult]) -> str:
+    """``load would unlock 459 of the 459 unsupported checks (docs/wire.md, "Writing export and load")``, or ''
+    when it would unlock none."""
+    seen = list(results)
+    unlocked = load_would_unlock(seen)
+    if not unlocked:
+        return ""
+    unsupported = not_run_counts(seen)[0]
+    return (f"load would unlock {unlocked} of the {unsupported} unsupported checks "
+            '(docs/wire.md, "Writing export and load")')
 
 
 def summary_line(results: Iterable[CheckResult], run: RunInfo | None = None) -> str:

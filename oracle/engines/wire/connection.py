@@ -15,7 +15,7 @@ from typing import Any
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
-from oracle.core.versions import PROTOCOL_VERSION
+from oracle.core.versions import PROTOCOL_VERSION, __version__
 from oracle.engines.wire.channel import ChannelFault, Deadline, EngineProcess
 from oracle.engines.wire.framing import (
     JSON_LINES,
@@ -97,11 +97,11 @@ class Connection:
         """The handshake's answer, asked in the framing the oracle starts in; a JSON-RPC 2.0 library that refuses
         JSON lines as an invalid request is asked again in JSON-RPC (docs/wire.md, negotiation)."""
         try:
-            return self.call("handshake", {}, deadline)
+            return self.call("handshake", {"oracle_version": __version__}, deadline)
         except Renegotiate:
             self.waiting.clear()
             self.framing = JSON_RPC
-            return self.call("handshake", {}, deadline)
+            return self.call("handshake", {"oracle_version": __version__}, deadline)
         finally:
             self.shaking = False
 

@@ -10,6 +10,7 @@
 // batch gets a batch). Declare protocol "2.0" in your handshake and the oracle speaks JSON-RPC from then on.
 
 import { createInterface } from "node:readline";
+import { checkOracleVersion } from "./vale-cards.mjs";
 
 export const PROTOCOL = "1.1";
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -84,6 +85,7 @@ async function answer(engine, request, state) {
   const params = request.params ?? {};
   switch (request.method) {
     case "handshake":
+      checkOracleVersion(params);
       state.handshake = withDefaults(await call(engine, "handshake", params));
       return state.handshake;
     case "observe": {
