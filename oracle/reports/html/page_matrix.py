@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from markupsafe import Markup
 
@@ -100,15 +101,20 @@ def panel_data(matrix: Matrix) -> dict[str, object]:
     }
 
 
+def matrix_context(matrix: Matrix) -> dict[str, Any]:
+    """What ``templates/matrix.html`` shows of several reports (a page extending it starts from the same)."""
+    return {
+        "matrix": matrix, "suite_versions": ", ".join(sorted({c.report.suite_version for c in matrix.columns})),
+        "implementations": [Implementation(c, Exercised.of(c.report.rule_coverage),
+                                           Exercised.of(c.report.card_coverage)) for c in matrix.columns],
+        "statuses": list(Status), "not_run": Status.NOT_RUN, "outcomes": list(Outcome),
+        "groups": list(dict.fromkeys(r.group for r in matrix.rules)),
+        "families": list(dict.fromkeys(c.family for c in matrix.cards)),
+        "rule_rows": _rule_rows(matrix), "card_rows": _card_rows(matrix),
+        "panel_data": Markup(script_json(panel_data(matrix))),
+    }
+
+
 def matrix_page(matrix: Matrix) -> str:
-    """The whole matrix page (``templates/matrix.html``)."""
-    return render(
-        "matrix.html", matrix=matrix,
-        suite_versions=", ".join(sorted({c.report.suite_version for c in matrix.columns})),
-        implementations=[Implementation(c, Exercised.of(c.report.rule_coverage), Exercised.of(c.report.card_coverage))
-                         for c in matrix.columns],
-        statuses=list(Status), not_run=Status.NOT_RUN, outcomes=list(Outcome),
-        groups=list(dict.fromkeys(r.group for r in matrix.rules)),
-        families=list(dict.fromkeys(c.family for c in matrix.cards)),
-        rule_rows=_rule_rows(matrix), card_rows=_card_rows(matrix), panel_data=Markup(script_json(panel_data(matrix))),
-    )
+    """The whole matrix page."""
+    return render("matrix.html", **matrix_context(matrix))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from jinja2 import Template
 from markupsafe import Markup
@@ -186,8 +187,8 @@ NOT_RUN_SECTIONS = (
 )
 
 
-def report_page(column: Column, matrix_page: str | None) -> str:
-    """The whole page of one report; ``matrix_page`` links back to the matrix when there is one."""
+def report_context(column: Column, matrix_page: str | None) -> dict[str, Any]:
+    """What ``templates/report.html`` shows of one report (a page extending it starts from the same)."""
     report = column.report
     counts = {o: 0 for o in Outcome}
     for result in report.results:
@@ -195,14 +196,19 @@ def report_page(column: Column, matrix_page: str | None) -> str:
     not_run = [NotRunSection(outcome, heading, summary, listed)
                for outcome, heading, summary in NOT_RUN_SECTIONS
                if (listed := tuple(r for r in report.results if r.outcome is outcome))]
-    return render(
-        "report.html", report=report, score=column.score, matrix_page=matrix_page,
-        causes=[(cause, _facets(cause)) for cause in report.causes], totals=list(counts.items()),
-        rule_groups=_rule_groups(report), card_tiles=_card_tiles(report),
-        coverage=[CoverageTable("rule", tuple(report.rule_coverage.items()), reached=True),
-                  CoverageTable("card", tuple((card_name(k), t) for k, t in report.card_coverage.items()),
-                                reached=False)],
-        failures=[failure_view(report, r) for r in report.results if not r.outcome.ok],
-        known=[failure_view(report, r) for r in report.results if r.outcome.ok and is_failure(r)],
-        not_run_sections=not_run, is_failure=is_failure,
-    )
+    return {
+        "report": report, "score": column.score, "matrix_page": matrix_page,
+        "causes": [(cause, _facets(cause)) for cause in report.causes], "totals": list(counts.items()),
+        "rule_groups": _rule_groups(report), "card_tiles": _card_tiles(report),
+        "coverage": [CoverageTable("rule", tuple(report.rule_coverage.items()), reached=True),
+                     CoverageTable("card", tuple((card_name(k), t) for k, t in report.card_coverage.items()),
+                                   reached=False)],
+        "failures": [failure_view(report, r) for r in report.results if not r.outcome.ok],
+        "known": [failure_view(report, r) for r in report.results if r.outcome.ok and is_failure(r)],
+        "not_run_sections": not_run, "is_failure": is_failure,
+    }
+
+
+def report_page(column: Column, matrix_page: str | None) -> str:
+    """The whole page of one report; ``matrix_page`` links back to the matrix when there is one."""
+    return render("report.html", **report_context(column, matrix_page))
