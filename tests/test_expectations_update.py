@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
-from oracle.cli.expectations import PLACEHOLDER, Entry, Reported, Verdict, plan_update
+from oracle.cli.expectations import PLACEHOLDER, Reported, Verdict, plan_update
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.reports import RunInfo, write_json
@@ -153,7 +153,8 @@ reason = 'literal string kept literal'
 
 @pytest.mark.parametrize(("passing", "gone"), [
     ("SUM-3-cost-reductions-stack",
-     '# stacking: fixed since\n[[expected_failure]]\nid = "SUM-3-cost-reductions-stack"\nreason = "stacking not done"\n\n'),
+     '# stacking: fixed since\n[[expected_failure]]\nid = "SUM-3-cost-reductions-stack"\n'
+     'reason = "stacking not done"\n\n'),
     (PAY3, '# payment: we give change\n# (see issue #12)\n[[expected_failure]]\n'
            'reason = "our engine gives change"   # the reason first: the order of keys is ours\n'
            'id = "PAY-3-red-and-blue-for-cost-1"\n\n'),
@@ -187,7 +188,8 @@ def test_dropping_every_entry_keeps_the_comments_that_open_the_file(tmp_path: Pa
     file.write_text(COMMENTED, encoding="utf-8")
     ids = [PAY3, "SUM-3-cost-reductions-stack", "REM-1-round-3-costs-3"]
     update(report_of(tmp_path, [result(i, Outcome.PASS) for i in ids]), file)
-    expected = "# Known failures of our engine.\n# Kept by hand and by `oracle expectations update`.\n\n# end of the list\n"
+    expected = ("# Known failures of our engine.\n# Kept by hand and by `oracle expectations update`.\n\n"
+                "# end of the list\n")
     assert expected == file.read_text(encoding="utf-8")
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from jinja2 import Template
+
 from oracle.core.results import CheckResult, Outcome
 from oracle.reports import RunInfo, build_report
 from oracle.reports.html.load import Report, parse_report
@@ -25,7 +27,7 @@ def _report(engine: str) -> Report:
     return parse_report(build_report(results, run), Path(f"{engine}.json"))
 
 
-def _extended(page: str, block: str) -> str:
+def _extended(page: str, block: str) -> Template:
     return environment().from_string(f'{{% extends "{page}" %}}{{% block {block} %}}{HISTORY}{{{{ super() }}}}'
                                      "{% endblock %}")
 
