@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
-from oracle.cli.expectations import PLACEHOLDER, Reported, Verdict, plan_update
+from oracle.cli.expectations import FILE_PREAMBLE, PLACEHOLDER, Reported, Verdict, plan_update
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.reports import RunInfo, write_json
@@ -191,6 +191,18 @@ def test_dropping_every_entry_keeps_the_comments_that_open_the_file(tmp_path: Pa
     expected = ("# Known failures of our engine.\n# Kept by hand and by `oracle expectations update`.\n\n"
                 "# end of the list\n")
     assert expected == file.read_text(encoding="utf-8")
+
+
+NEW_TABLES = "".join(f'[[expected_failure]]\nid = "{i}"\n'
+                     'reason = "TODO: say why this check is expected to fail (fail)"\n' for i in ("A", "B"))
+
+
+@pytest.mark.parametrize(("text", "head"), [
+    (None, FILE_PREAMBLE + "\n"), ("", ""), ("# ours\n", "# ours\n\n"), ("# ours\n\n", "# ours\n\n"),
+])
+def test_each_new_entry_follows_one_blank_line(text: str | None, head: str) -> None:
+    planned = plan_update(text, [], [Reported("A", "fail", "", None), Reported("B", "fail", "", None)])
+    assert head + NEW_TABLES.replace("\n[[", "\n\n[[") == planned.text
 
 
 def test_unexpected_passes_are_dropped_and_expected_failures_stay(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ import jsonschema
 import tomlkit
 import typer
 from tomlkit.container import Container
-from tomlkit.items import AoT, Comment, Null, Table
+from tomlkit.items import AoT, Comment, Null, Table, Whitespace
 from tomlkit.toml_document import TOMLDocument
 
 from oracle.core.exits import bad_input
@@ -232,10 +232,26 @@ def _drop_tables(document: TOMLDocument, tables: AoT, dropped: Collection[str]) 
 def _with_comments_before(document: TOMLDocument, tables: AoT, comments: Sequence[Comment]) -> TOMLDocument:
     """``document`` (comments and the expected_failure tables) with ``comments`` just above its first table."""
     rebuilt = tomlkit.document()
-    for item in [*(item for key, item in document.body if key is None and not isinstance(item, Null)), *comments]:
+    for item in [*_own_lines(document), *comments]:
         rebuilt.add(item)
     rebuilt.append(KEY, tables)
     return rebuilt
+
+
+def _own_lines(document: TOMLDocument) -> list[Comment | Whitespace]:
+    """The comments and blank lines of ``document`` outside its tables (above the first)."""
+    return [item for key, item in document.body if key is None and isinstance(item, Comment | Whitespace)]
+
+
+def _append(tables: AoT, before: str, entries: Sequence[Entry]) -> None:
+    """A table for each of ``entries`` after the last one, each after a blank line (``before``: the text above the
+    first); the blank line is the table's leading whitespace, as tomlkit lays out the tables it adds itself."""
+    for entry in entries:
+        table = _entry_table(entry)
+        tables.append(table)
+        if before and not before.endswith("\n\n") and "\n" not in table.trivia.indent:
+            table.trivia.indent = "\n" + table.trivia.indent
+        before = table.as_string()
 
 
 def _entry_table(entry: Entry) -> Table:
@@ -257,11 +273,8 @@ def _updated_toml(text: str | None, dropped: Collection[str], new_entries: Seque
         tables = tomlkit.aot()
         document.append(KEY, tables)
     document = _drop_tables(document, tables, dropped)
-    for entry in new_entries:
-        body = document if not tables.body else tables.body[-1].value
-        if body.as_string() and not body.as_string().endswith("\n\n"):
-            body.add(tomlkit.nl())
-        tables.append(_entry_table(entry))
+    above = tables.body[-1].value.as_string() if tables.body else "".join(i.as_string() for i in _own_lines(document))
+    _append(tables, above, new_entries)
     if not tables.body:
         document.remove(KEY)
     out = document.as_string()
