@@ -5,7 +5,8 @@ Run: ``python3 ci/bench_shapes.py [GAMES]``. The corpus is what the guarded ``Su
 games of the reference are played (2 and 4 players, base game and Artifacts): each decision, each list of legal
 actions, each apply result and a snapshot after each step, in the order a run checks them (the hand-written checks
 remember the last values found to be JSON data, so the order matters). Figures are CPU time (``time.process_time``)
-per message, the best of several rounds, with the load average.
+per message, the best of several rounds, with the load average; ``(no memory)`` is shapes.py without its memory
+of the last values found to be JSON data.
 """
 
 from __future__ import annotations
@@ -114,10 +115,13 @@ def main(games: int) -> None:
     print(f"corpus: {games} games, {len(messages)} messages {counts}; load average {os.getloadavg()[0]:.2f}")
     print(f"schemas refuse {len(refused)} of the reference's messages" + (f", e.g. {refused[0]}" if refused else ""))
     hand = measure(messages, HAND_WRITTEN)
+    remembered, shapes._REMEMBERED = shapes._REMEMBERED, 0
+    unremembered = measure(messages, HAND_WRITTEN)
+    shapes._REMEMBERED = remembered
     schema = measure(messages, from_schemas)
-    print(f"{'µs per message (CPU)':24} {'shapes.py':>10} {'fastjsonschema':>15}")
+    print(f"{'µs per message (CPU)':24} {'shapes.py':>10} {'(no memory)':>12} {'fastjsonschema':>15}")
     for kind in [*KINDS, "all, in call order"]:
-        print(f"{kind:24} {hand[kind]:10.2f} {schema[kind]:15.2f}")
+        print(f"{kind:24} {hand[kind]:10.2f} {unremembered[kind]:12.2f} {schema[kind]:15.2f}")
 
 
 if __name__ == "__main__":
