@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -59,6 +60,11 @@ def test_report_json_to_stdout_keeps_the_summary_on_stderr() -> None:
     report = json.loads(done.stdout)
     assert (9, "PASSED") == (report["totals"]["checks"], report["totals"]["verdict"])
     assert "PASSED: 9 checks, 9 ran, 0 unsupported, 0 not applicable (9 pass)" in done.stderr
+    assert ("", "") == (_escapes(done.stdout), _escapes(done.stderr)), "a pipe gets no colour and no progress bar"
+
+
+def _escapes(text: str) -> str:
+    return "".join(sorted(set(re.findall(r"\x1b\[[0-9;?]*[A-Za-z]", text))))
 
 
 def test_markdown_append_keeps_what_other_steps_wrote(tmp_path: Path) -> None:

@@ -92,9 +92,10 @@ def test_the_wheel_carries_the_scenarios_and_only_namespaced_packages(wheel: Pat
     bundled = {n.removeprefix("oracle/_suite/") for n in names if n.startswith("oracle/_suite/")}
     in_repo = {str(p.relative_to(ROOT / "scenarios")) for p in (ROOT / "scenarios").rglob("*.toml")}
     assert in_repo == bundled
-    rulebook = ROOT / "oracle" / "reports" / "rulebook"
-    shipped = {f"oracle/reports/rulebook/{p.relative_to(rulebook)}" for folder in ("templates", "assets")
-               for p in (rulebook / folder).iterdir()}
+    reports = ROOT / "oracle" / "reports"
+    shipped = {f"oracle/reports/{p.relative_to(reports)}" for site in ("rulebook", "html")
+               for folder in ("templates", "assets") for p in (reports / site / folder).iterdir()}
+    assert {"oracle/reports/html/templates/base.html", "oracle/reports/rulebook/templates/base.html"} <= shipped
     assert shipped <= set(names)
     kit = ROOT / "oracle" / "kits" / "node"
     assert {f"oracle/kits/node/{p.name}" for p in kit.iterdir()} == {n for n in names if n.startswith("oracle/kits/")}

@@ -22,6 +22,7 @@ from pathlib import Path
 import typer
 
 import oracle.cli.check_options as opt
+from oracle.cli.colour import check_echo
 from oracle.cli.console import failure_lines
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
@@ -201,7 +202,7 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     with signals.caught():
         clock = Clock.start()
         request = CheckRequest.from_cli(**asked)
-        echo: Echo = (lambda text: typer.echo(text, err=True)) if request.reports.json_to_stdout else typer.echo
+        echo: Echo = check_echo(err=request.reports.json_to_stdout)
         ran = Ran(Collected({}, request.max_failures, request.fail_on_unsupported))
         status = run_request(request, signals, echo, ran)
         raise typer.Exit(report_run(request, ran, status, clock, echo))
