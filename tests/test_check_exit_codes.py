@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 import oracle
 from oracle.cli.app import app
+from oracle.scenarios.suite_digest import suite_digest
 from tests.shared_runs import checked
 
 runner = CliRunner()
@@ -81,8 +82,8 @@ def test_markdown_append_keeps_what_other_steps_wrote(tmp_path: Path) -> None:
 def test_version_names_the_oracle_the_protocol_and_the_suite() -> None:
     result = runner.invoke(app, ["--version"])
     assert 0 == result.exit_code
-    assert f"vale-oracle {oracle.__version__} (protocol {oracle.PROTOCOL_VERSION}, suite {oracle.SUITE_VERSION})\n" \
-        == result.stdout
+    assert f"vale-oracle {oracle.__version__} (protocol {oracle.PROTOCOL_VERSION}, suite {oracle.SUITE_VERSION}, " \
+        f"digest {suite_digest()})\n" == result.stdout
 
 
 def _report(tmp_path: Path, *args: str) -> dict[str, object]:

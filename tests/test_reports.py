@@ -15,6 +15,7 @@ from oracle.core.results import CheckResult, Outcome
 from oracle.reports import RunInfo, build_report, exit_code, totals, write_json, write_junit, write_markdown
 from oracle.reports.json_report import SCHEMA_FILE
 from oracle.run.expectations import ExpectedFailure, apply_expectations, load_expectations
+from oracle.scenarios.suite_digest import suite_digest
 
 REPRO = "oracle check --impl oracle.reference --select PAY-3-red-and-blue-for-cost-1"
 FAILED = CheckResult(
@@ -86,7 +87,7 @@ def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
     report = json.loads(path.read_text(encoding="utf-8"))
     jsonschema.validate(report, json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
     expected_run = {
-        "suite_version": oracle.SUITE_VERSION, "oracle_version": oracle.__version__,
+        "suite_version": oracle.SUITE_VERSION, "suite_digest": suite_digest(), "oracle_version": oracle.__version__,
         "protocol": oracle.PROTOCOL_VERSION,
         "engine": {"name": "test-engine", "version": "9.9", "impl": "tests.engine"},
         "date": "2024-05-01T12:00:00Z", "duration": 1.5, "python": RUN.python,

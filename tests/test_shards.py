@@ -212,11 +212,14 @@ def test_reports_of_other_engines_options_or_suite_versions_are_refused_naming_f
         **second.run, "engine": {**second.run["engine"], "name": "another"}}}, second.results)
     other_suite = ShardReport(Path("suite.json"), {**second.data, "run": {**second.run, "suite_version": "0"}},
                               second.results)
+    other_digest = ShardReport(Path("digest.json"), {**second.data, "run": {**second.run, "suite_digest": "0" * 12}},
+                               second.results)
     other_options = ShardReport(Path("options.json"), {**second.data, "run": {
         **second.run, "options": {**second.run["options"], "games": 5}}}, second.results)
-    expected = {"other.json: run.engine", "suite.json: run.suite_version", "options.json: run.options.games"}
+    expected = {"other.json: run.engine", "suite.json: run.suite_version", "digest.json: run.suite_digest",
+                "options.json: run.options.games"}
     found = set()
-    for mixed in (other_engine, other_suite, other_options):
+    for mixed in (other_engine, other_suite, other_digest, other_options):
         with pytest.raises(MergeError) as refused:
             merge_shards([first, mixed])
         found.add(str(refused.value).split(":", 2)[0] + ":" + str(refused.value).split(":", 2)[1])

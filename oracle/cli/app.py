@@ -55,8 +55,10 @@ app.add_typer(kit_app, name="kit", short_help="Write an engine author's kit (Nod
 
 def _print_version(value: bool) -> None:
     if value:
+        from oracle.scenarios.suite_digest import suite_digest
+
         typer.echo(f"vale-oracle {versions.__version__} (protocol {versions.PROTOCOL_VERSION}, "
-                   f"suite {versions.SUITE_VERSION})")
+                   f"suite {versions.SUITE_VERSION}, digest {suite_digest()})")
         raise typer.Exit(EXIT_OK)
 
 

@@ -15,6 +15,7 @@ from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.core.versions import python_version
 from oracle.engines.speed import BudgetScale
+from oracle.scenarios.suite_digest import suite_digest
 
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 """``run.date`` of a report: the start of the run, UTC, e.g. ``2024-05-01T12:00:00Z``."""
@@ -61,6 +62,8 @@ class RunInfo:
     duration: float = 0.0
     options: JSON = field(default_factory=dict)
     suite_version: str = versions.SUITE_VERSION
+    suite_digest: str = field(default_factory=suite_digest)
+    """The digest of the scenarios and rules data the run checked against (:mod:`oracle.scenarios.suite_digest`)."""
     oracle_version: str = versions.__version__
     protocol: str = versions.PROTOCOL_VERSION
     python: str = field(default_factory=python_version)
@@ -96,6 +99,7 @@ class RunInfo:
     def to_json(self) -> JSON:
         return {
             "suite_version": self.suite_version,
+            **({"suite_digest": self.suite_digest} if self.suite_digest else {}),
             "oracle_version": self.oracle_version,
             "protocol": self.protocol,
             "engine": {"name": self.engine, "version": self.engine_version, "impl": self.impl},

@@ -39,6 +39,7 @@ FREE_OPTIONS = ("shard", "jobs")
 
 SAME_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("format", ("format",)), ("run.suite_version", ("run", "suite_version")),
+    ("run.suite_digest", ("run", "suite_digest")),
     ("run.oracle_version", ("run", "oracle_version")), ("run.protocol", ("run", "protocol")),
     ("run.engine", ("run", "engine")), ("run.suites", ("run", "suites")),
     ("run.shard.count", ("run", "shard", "count")),
@@ -193,7 +194,8 @@ def merge_shards(shards: Sequence[ShardReport]) -> Merged:
         suites=tuple(first["suites"]),
         started=min(datetime.strptime(r.run["date"], DATE_FORMAT).replace(tzinfo=UTC) for r in by_index),
         duration=max(float(r.run["duration"]) for r in by_index), options=options,
-        suite_version=first["suite_version"], oracle_version=first["oracle_version"], protocol=first["protocol"],
+        suite_version=first["suite_version"], suite_digest=first.get("suite_digest", ""),
+        oracle_version=first["oracle_version"], protocol=first["protocol"],
         python=first["python"], stopped=stopped, signal=next((s for s in signals if s), ""),
         not_run=tuple(check_id for _, _, check_id in not_run),
         fail_on_unsupported=bool(options.get("fail_on_unsupported")), allow_empty=bool(options.get("allow_empty")),
