@@ -6,6 +6,7 @@ under CI (``CI`` set) a missing browser fails instead.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import struct
@@ -68,6 +69,26 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         paths.append(path)
     build_site(paths, root / "site")
     return root / "site"
+
+
+HISTORY_DATES = ("2026-11-28T10:00:00Z", "2026-11-29T10:00:00Z", "2026-11-30T10:00:00Z")
+
+
+@pytest.fixture(scope="module")
+def history_site(site: Path) -> Path:
+    """A folder of runs: the reference's report on two dates, then the PAY-3 fixture's report given as the
+    reference's on a third (a regression), and the minimal adapter's once; the site of that folder."""
+    runs = site.parent / "runs"
+    runs.mkdir()
+    reference = json.loads((site.parent / f"{IMPLS[0]}.json").read_text(encoding="utf-8"))
+    broken = json.loads((site.parent / f"{IMPLS[1]}.json").read_text(encoding="utf-8"))
+    broken["run"]["engine"] = reference["run"]["engine"]
+    for n, (date, data) in enumerate(zip(HISTORY_DATES, (reference, reference, broken), strict=True)):
+        data["run"]["date"] = date
+        (runs / f"reference-{n}.json").write_text(json.dumps(data), encoding="utf-8")
+    shutil.copyfile(site.parent / f"{IMPLS[2]}.json", runs / "z-minimal.json")
+    build_site([runs], site.parent / "history-site")
+    return site.parent / "history-site"
 
 
 def _driver(user_data: Path, javascript: bool = True) -> Any:
@@ -209,3 +230,32 @@ def test_the_pages_read_without_javascript(site: Path, tmp_path: Path) -> None:
         assert PAY3_ID in rule.text
     finally:
         driver.quit()
+
+
+def test_the_matrix_of_many_runs_shows_each_engines_latest(browser: Any, history_site: Path) -> None:
+    browser.get((history_site / "index.html").as_uri())
+    headers = [th.text for th in browser.find_elements("css selector", "#rule-matrix thead th.impl span")]
+    assert 2 == len(headers)
+    assert "✗" in browser.find_element("css selector", 'a[data-key="rule|PAY-3"][data-col="0"]').text
+    runs = browser.find_element("css selector", '#implementations a[href="report-01.html#history"]')
+    assert "3" == runs.text
+    assert [] == _errors(browser)
+
+
+def test_an_engines_page_shows_its_history_and_the_drop(browser: Any, history_site: Path) -> None:
+    browser.get((history_site / "report-01.html").as_uri())
+    history = browser.find_element("id", "history")
+    assert history.is_displayed()
+    rows = history.find_elements("css selector", "table.history tr.run")
+    assert list(HISTORY_DATES) == [row.get_attribute("data-date") for row in rows]
+    assert ["first", "same", "drop"] == [row.get_attribute("data-change") for row in rows]
+    passes = [int(row.find_elements("css selector", "td")[4].text.split()[0]) for row in rows]
+    assert passes[0] == passes[1] > passes[2]
+    assert "▼ drop" in rows[2].text and "this page" in rows[2].text
+    bars = history.find_elements("css selector", "svg.history-chart g.bar")
+    assert ["first", "same", "drop"] == [bar.get_attribute("data-change") for bar in bars]
+    heights = [float(bar.find_element("css selector", "rect.passes").get_attribute("height")) for bar in bars]
+    assert heights[0] == heights[1] > heights[2]
+    rows[2].find_element("css selector", "details summary").click()
+    assert "PAY-3" in rows[2].find_element("css selector", "details").text
+    assert [] == _errors(browser)

@@ -226,7 +226,7 @@ def test_the_json_report_embeds_each_failing_scenario_source(tmp_path: Path) -> 
 
 def test_a_report_from_another_machine_shows_its_scenario(tmp_path: Path) -> None:
     data = build_report(MIXED, _run())
-    data["run"]["suite_version"] = "9.9-elsewhere"
+    data["run"].update(suite_version="9.9-elsewhere", suite_digest="0" * 12)
     data["results"][1]["details"]["file"] = "/elsewhere/PAY-3.toml"
     data["sources"] = {PAY3_ID: {"file": "/elsewhere/PAY-3.toml", "sha256": "0" * 64,
                                  "text": PAY3_FILE.read_text(encoding="utf-8")}}
@@ -243,6 +243,15 @@ def test_a_report_without_sources_of_this_suite_version_shows_the_bundled_scenar
     page = render_site([parse_report(data, Path("r.json"))])["index.html"]
     assert "this oracle&#39;s suite" in page
     assert "must be rejected: PAYMENT_SUPERFLUOUS_STONE" in page
+
+
+def test_the_suite_digest_decides_whether_a_report_ran_the_bundled_suite() -> None:
+    data = build_report(MIXED, _run())
+    data.pop("sources")
+    data["run"]["suite_digest"] = "0" * 12
+    assert "The scenario in words" not in render_site([parse_report(data, Path("r.json"))])["index.html"]
+    data["run"].pop("suite_digest")
+    assert "The scenario in words" in render_site([parse_report(data, Path("r.json"))])["index.html"]
 
 
 # ---------------------------------------------------------------------------------------------- the pages

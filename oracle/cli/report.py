@@ -25,10 +25,12 @@ report_app = typer.Typer(
 
 @report_app.command("html", short_help="Write a self-contained HTML site of reports.")
 def html_command(
-    reports: Annotated[list[Path], typer.Argument(metavar="REPORT.json...", help="one or more JSON reports")],
+    reports: Annotated[list[Path], typer.Argument(metavar="REPORT.json|DIR...",
+        help="JSON reports, or folders of them (every *.json inside): several engines, several dates")],
     out: Annotated[Path, typer.Option("-o", "--out", help="directory to write the site into")],
 ) -> None:
-    """Write a self-contained site: one report's page, or for several a matrix by rule and card."""
+    """Write a self-contained site: one engine's page, or for several a matrix of each engine's latest run by rule
+    and card; an engine with several runs gets its history (docs/html.md)."""
     from oracle.reports.html.load import ReportError
     from oracle.reports.html.site import build_site
 

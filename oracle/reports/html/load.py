@@ -118,6 +118,8 @@ class Report:
     duration: float
     suites: tuple[str, ...]
     suite_version: str
+    suite_digest: str
+    """'' in reports written before the digest."""
     oracle_version: str
     complete: bool
     stopped: str
@@ -318,6 +320,7 @@ def parse_report(data: Any, path: Path) -> Report:
         duration=float(duration) if isinstance(duration, int | float) else 0.0,
         suites=reader.texts(run, "suites", "run"),
         suite_version=reader.text(run, "suite_version", "run", ""),
+        suite_digest=reader.text(run, "suite_digest", "run", ""),
         oracle_version=reader.text(run, "oracle_version", "run", ""),
         complete=complete,
         stopped=stopped if isinstance(stopped, str) else json.dumps(stopped, ensure_ascii=False),

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from markupsafe import Markup
 
 from oracle.core.results import Outcome
 from oracle.reports.common import one_line
+from oracle.reports.html.history import History, SuiteKey
 from oracle.reports.html.load import Coverage, Result
 from oracle.reports.html.markup import href, outcome_symbol, script_json
 from oracle.reports.html.page_report import is_failure
@@ -42,6 +44,24 @@ class Implementation:
     column: Column
     rules: Exercised
     cards: Exercised
+    suite: SuiteKey
+    runs: int = 1
+    """The engine's runs in the site (its column shows the latest)."""
+
+
+@dataclass(frozen=True)
+class SuiteGroup:
+    """Adjacent columns whose runs ran one suite: the matrix heads them with it, so no reader compares across."""
+
+    suite: SuiteKey
+    span: int
+
+
+def suite_groups(matrix: Matrix) -> list[SuiteGroup]:
+    """The columns by suite, in their order; empty when every column ran one suite (nothing to keep apart)."""
+    groups = [SuiteGroup(suite, len(list(cols)))
+              for suite, cols in groupby(matrix.columns, key=lambda c: SuiteKey.of(c.report))]
+    return groups if len(groups) > 1 else []
 
 
 @dataclass(frozen=True)
@@ -101,12 +121,17 @@ def panel_data(matrix: Matrix) -> dict[str, object]:
     }
 
 
-def matrix_context(matrix: Matrix) -> dict[str, Any]:
-    """What ``templates/matrix.html`` shows of several reports (a page extending it starts from the same)."""
+def matrix_context(matrix: Matrix, engines: Sequence[History] = ()) -> dict[str, Any]:
+    """What ``templates/matrix.html`` shows of several reports (a page extending it starts from the same);
+    ``engines``, when given, are the columns' histories (their run counts)."""
+    runs = [h.run_count for h in engines] or [1] * len(matrix.columns)
     return {
-        "matrix": matrix, "suite_versions": ", ".join(sorted({c.report.suite_version for c in matrix.columns})),
+        "matrix": matrix,
+        "suite_versions": ", ".join(dict.fromkeys(SuiteKey.of(c.report).label for c in matrix.columns)),
+        "suite_groups": suite_groups(matrix),
         "implementations": [Implementation(c, Exercised.of(c.report.rule_coverage),
-                                           Exercised.of(c.report.card_coverage)) for c in matrix.columns],
+                                           Exercised.of(c.report.card_coverage), SuiteKey.of(c.report), count)
+                            for c, count in zip(matrix.columns, runs, strict=True)],
         "statuses": list(Status), "not_run": Status.NOT_RUN, "outcomes": list(Outcome),
         "groups": list(dict.fromkeys(r.group for r in matrix.rules)),
         "families": list(dict.fromkeys(c.family for c in matrix.cards)),
@@ -115,6 +140,6 @@ def matrix_context(matrix: Matrix) -> dict[str, Any]:
     }
 
 
-def matrix_page(matrix: Matrix) -> str:
-    """The whole matrix page."""
-    return render("matrix.html", **matrix_context(matrix))
+def matrix_page(matrix: Matrix, engines: Sequence[History] = ()) -> str:
+    """The whole matrix page (``engines``: the columns' histories, when the site has them)."""
+    return render("matrix.html", **matrix_context(matrix, engines))

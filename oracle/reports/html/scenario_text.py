@@ -1,5 +1,5 @@
 """A failing scenario in words for the site, from the source the report embedded (or, for a report of this
-oracle's own suite version, from the bundled suite), rendered as ``oracle scenarios show`` prints it."""
+oracle's own suite, from the bundled suite), rendered as ``oracle scenarios show`` prints it."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from oracle.core.path_names import path_component
 from oracle.reports.html.load import Report, Result, Source
 from oracle.scenarios.describe import scenario_lines
 from oracle.scenarios.loader import default_dir, display_path, parse_text, scenario_files
+from oracle.scenarios.suite_digest import suite_digest
 
 
 @dataclass(frozen=True)
@@ -52,12 +53,20 @@ def _bundled(scenario_id: str) -> Source | None:
     return Source(display_path(path), hashlib.sha256(text.encode("utf-8")).hexdigest(), text)
 
 
+def ran_this_suite(report: Report) -> bool:
+    """The report ran this oracle's bundled suite: the same suite digest, or for a report written before the digest
+    the same suite version."""
+    if report.suite_digest:
+        return report.suite_digest == suite_digest()
+    return report.suite_version == versions.SUITE_VERSION
+
+
 def scenario_view(report: Report, result: Result) -> ScenarioView | None:
-    """The scenario of a scenario result, or None when the report has no source for it and its suite version
-    is not this oracle's."""
+    """The scenario of a scenario result, or None when the report has no source for it and did not run this
+    oracle's suite (:func:`ran_this_suite`)."""
     source = report.sources.get(result.id)
     origin = "embedded in the report"
-    if source is None and result.suite == "scenarios" and report.suite_version == versions.SUITE_VERSION:
+    if source is None and result.suite == "scenarios" and ran_this_suite(report):
         source = _bundled(result.id)
         origin = f"this oracle's suite {versions.SUITE_VERSION} (the report embeds none)"
     if source is None:
