@@ -6,6 +6,7 @@ text."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -57,20 +58,27 @@ def _results(texts: tuple[str, ...], check_id: str) -> list[CheckResult]:
     ]
 
 
-def _run(texts: tuple[str, ...]) -> RunInfo:
-    return RunInfo(engine=" ".join(texts), engine_version=texts[-1] + texts[0], impl="tests.engine",
+def _run(texts: tuple[str, ...], impl: str = "tests.engine") -> RunInfo:
+    return RunInfo(engine=" ".join(texts), engine_version=texts[-1] + texts[0], impl=impl,
                    suites=("scenarios",), started=datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC), duration=1.0,
                    stopped=texts[0])
 
 
-def _report(texts: tuple[str, ...]) -> dict[str, Any]:
-    return build_report(_results(texts, texts[0]), _run(texts))
+def _report(texts: tuple[str, ...], impl: str = "tests.engine") -> dict[str, Any]:
+    return build_report(_results(texts, texts[0]), _run(texts, impl))
 
 
+@functools.cache
 def _pages(texts: tuple[str, ...]) -> dict[str, str]:
+    """One report's page, the matrix of two engines, and the history section of one engine with two runs (the rest
+    of its page is the report page)."""
     single = render_site([parse_report(_report(texts), Path("r.json"))])
-    several = render_site([parse_report(_report(texts), Path(f"r{i}.json")) for i in range(2)])
-    return {"report page": single["index.html"], "matrix page": several["index.html"]}
+    several = render_site([parse_report(_report(texts, f"tests.engine{i}"), Path(f"r{i}.json")) for i in range(2)])
+    history = render_site([parse_report(_report(texts), Path(f"r{i}.json")) for i in range(2)])["index.html"]
+    start = history.index('<section id="history">')
+    end = history.index("</section>\n</section>", start) + len("</section>\n</section>")
+    return {"report page": single["index.html"], "matrix page": several["index.html"],
+            "history section": history[start:end]}
 
 
 def _elements(page: str) -> list[Any]:
@@ -103,7 +111,7 @@ def _markup(markdown: str) -> Counter[str]:
 
 
 @EACH
-@pytest.mark.parametrize("name", ["report page", "matrix page"])
+@pytest.mark.parametrize("name", ["report page", "matrix page", "history section"])
 def test_engine_text_makes_no_element_or_attribute_in_the_html(name: str, texts: tuple[str, ...]) -> None:
     hostile, benign = _pages(texts)[name], _pages(BENIGN[:len(texts)])[name]
     assert _shape(benign) == _shape(hostile)

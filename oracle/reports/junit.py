@@ -91,7 +91,8 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
         })
         properties = ET.SubElement(suite, "properties")
         for key, value in (("engine", run.engine), ("engine_version", run.engine_version), ("impl", run.impl),
-                           ("suite_version", run.suite_version), ("python", run.python)):
+                           ("suite_version", run.suite_version), ("suite_digest", run.suite_digest),
+                           ("python", run.python)):
             ET.SubElement(properties, "property", {"name": key, "value": value})
         for result in group:
             attrs = {"classname": f"{name}", "name": result.id, "time": f"{result.duration:.6f}"}

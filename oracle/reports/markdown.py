@@ -138,7 +138,8 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
         "",
         f"Engine {md_code(clean_text(run.engine))} {md_code(clean_text(run.engine_version))} "
         f"({md_code(clean_text(run.impl))}), "
-        f"suite version {run.suite_version}, suites {', '.join(run.suites) or '-'}, in {run.duration:.1f} s "
+        f"suite version {run.suite_version}{f' (digest {run.suite_digest})' if run.suite_digest else ''}, "
+        f"suites {', '.join(run.suites) or '-'}, in {run.duration:.1f} s "
         f"({run.date}, Python {run.python}).",
         "",
     ]
