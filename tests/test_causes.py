@@ -410,13 +410,13 @@ def test_coverage_shows_unsupported_apart(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------- HTML
 
 
-def _html_report(results: list[CheckResult], drop: str = "") -> Any:
+def _html_report(results: list[CheckResult], drop: str = "", impl: str = "tests.engine") -> Any:
     from datetime import UTC, datetime
 
     from oracle.reports import RunInfo, build_report
     from oracle.reports.html.load import parse_report
 
-    run = RunInfo(engine="e", engine_version="1", impl="tests.engine", suites=("scenarios",),
+    run = RunInfo(engine="e", engine_version="1", impl=impl, suites=("scenarios",),
                   started=datetime(2024, 5, 1, tzinfo=UTC))
     data = {k: v for k, v in build_report(results, run).items() if k != drop}
     return parse_report(data, Path("r.json"))
@@ -438,7 +438,7 @@ def test_the_html_pages_show_the_coverage() -> None:
     from oracle.reports.html.site import render_site
 
     one = render_site([_html_report(COVERED)])["index.html"]
-    both = render_site([_html_report(COVERED), _html_report(COVERED[:1])])["index.html"]
+    both = render_site([_html_report(COVERED), _html_report(COVERED[:1], impl="tests.other")])["index.html"]
     assert '<section id="coverage">' in one
     assert "<td>PAY-3</td><td class=\"num\">2</td><td class=\"num\">1</td><td class=\"num\">1</td>" in one
     assert "<th>rules exercised</th>" in both
