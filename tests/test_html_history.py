@@ -142,8 +142,10 @@ def test_a_folder_of_reports_makes_the_site_and_an_empty_one_is_refused(tmp_path
         (runs / f"2026-11-0{day}").mkdir(parents=True)
         write_json(runs / f"2026-11-0{day}" / "engine-a.json", results, _run(day))
     write_json(runs / "engine-b.json", _checks(1), _run(1, "engine-b"))
-    site = build_site([runs], tmp_path / "site")
+    site = build_site([runs, runs / "engine-b.json"], tmp_path / "site")
     assert ["index.html", "report-01.html", "report-02.html"] == [name for name, _ in site.pages]
+    pages = {name: (tmp_path / "site" / name).read_text(encoding="utf-8") for name, _ in site.pages}
+    assert (2, False) == (pages["report-01.html"].count('<tr class="run '), 'id="history"' in pages["report-02.html"])
     empty = tmp_path / "empty"
     empty.mkdir()
     result = CliRunner().invoke(app, ["report", "html", str(empty), "-o", str(tmp_path / "out")])

@@ -53,18 +53,19 @@ def render_site(reports: Sequence[Report]) -> dict[str, str]:
 
 
 def report_files(paths: Sequence[Path]) -> list[Path]:
-    """The report files named: a file as given, a folder as every ``*.json`` in it or below it, by path; a folder
-    without one raises :class:`ReportError` naming it."""
-    found: list[Path] = []
+    """The report files named: a file as given, a folder as every ``*.json`` in it or below it, by path, each file
+    once however often it is named; a folder without one raises :class:`ReportError` naming it."""
+    found: dict[Path, Path] = {}
     for path in paths:
         if not path.is_dir():
-            found.append(path)
+            found.setdefault(path.resolve(), path)
             continue
         inside = sorted(p for p in path.rglob("*.json") if p.is_file())
         if not inside:
             raise ReportError(f"{path}: a folder without any JSON report (*.json)")
-        found += inside
-    return found
+        for file in inside:
+            found.setdefault(file.resolve(), file)
+    return list(found.values())
 
 
 def build_site(report_paths: Sequence[Path], directory: Path) -> Site:
