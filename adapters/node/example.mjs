@@ -3,7 +3,9 @@
 // It seats the players, gives them 1, 2, 3, 4 points from the first player clockwise (SETUP-2), lays
 // the deck as given and reveals twice as many cards as there are players into the display (HUNT-1).
 // It declares "export" only, so `oracle check --impl 'cmd:node adapters/node/example.mjs' --suite setup`
-// passes and every other check is reported unsupported. Grow it from here, one capability at a time.
+// passes and every other check is reported unsupported. Grow it from here, one capability at a time; once apply
+// plays, give serve() clone() and restore(saved) too (e.g. structuredClone(game) and game = saved) and the kit
+// answers try_actions for you: the oracle then judges many actions in one request (docs/wire.md).
 
 import { serve, Unsupported } from "./vale-wire.mjs";
 

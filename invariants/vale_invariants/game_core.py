@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from oracle.core.causes import CAUSE_KEY, stalled
-from oracle.core.faults import DeclaredButUnsupported, EngineFault
+from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
@@ -138,7 +138,7 @@ class RunnerCore:
             detail = f"no answer within the step's budget of {self.settings.timeout * STEP_CALLS:g} s " \
                      f"({STEP_CALLS} calls of {self.settings.timeout:g} s)"
         message = f"engine {fault.kind} in {fault.method}(){what}: {detail}"
-        contradiction = isinstance(fault, DeclaredButUnsupported)
+        contradiction = fault.contradiction
         return Violation(Failure(invariant, "invariants", fault.rules if contradiction else (), message, step,
                                  self.trace, outcome=outcome, fault_details=fault.details if contradiction else {}))
 

@@ -43,8 +43,7 @@ class LockstepComparison(Resynchronising):
         if missing:
             engine_rejection = None
             try:
-                twin = self.subject.clone()
-                verdict = twin.apply(missing[0])
+                [verdict] = self.subject.judge([missing[0]])
                 engine_rejection = None if verdict["accepted"] else verdict.get("rejection")
             except EngineFault:
                 pass

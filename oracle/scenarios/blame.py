@@ -270,10 +270,10 @@ class _Replay:
         return None
 
     def engine_rejection(self, action: JSON) -> JSON:
-        """Why the engine refuses an action it does not list: its answer on a copy (empty when it accepts it)."""
+        """Why the engine refuses an action it does not list: its ``try_actions`` verdict where it has the
+        capability, else its answer on a copy (empty when it accepts it)."""
         try:
-            twin = self.engine().clone()
-            result = twin.apply(action)
+            [result] = self.engine().judge([action])
         except EngineFault:
             return {}
         rejection = result.get("rejection")

@@ -57,6 +57,15 @@ class WireEngine:
         result: JSON = self._change("apply", {"action": action}, restart=False)
         return result
 
+    def try_actions(self, actions: list[JSON]) -> list[JSON]:
+        """The engine's verdicts, in one request; the game does not change, so whatever was looked ahead stays."""
+        connection = self._connection("try_actions")
+        try:
+            verdicts: list[JSON] = connection.call("try_actions", {"actions": actions}, call_deadline(self._settings))
+        except ChannelFault as fault:
+            raise self._fault(fault, "try_actions") from None
+        return verdicts
+
     def decision(self) -> JSON | None:
         pending: JSON | None = self._look("decision", "decision")
         return pending
