@@ -15,6 +15,7 @@ from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
 from oracle.engines.harness import EngineTimeout, Subject, where_raised
+from oracle.engines.legal_share import LegalSampler
 from oracle.reference import ReferenceEngine
 from vale_invariants.actions import Key
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
@@ -55,6 +56,11 @@ class RunnerCore:
         self.positions_reached = 0
         """Positions this game has reached and checked (its start, then one after each decision)."""
         self.decisions_played = 0
+        self.sampler = LegalSampler(settings.legal_share, 0)
+        """Which decisions compare the engine's complete legal set (reseeded with each game's deck seed)."""
+        self.listed = True
+        """The current decision's legal actions are the engine's own list (else the reference's: a sampled-out
+        decision, judged by :mod:`oracle.engines.trial`)."""
         self.reloaded = False
         """The engine was loaded with another position during this step (``game_resync``)."""
         self.undone: set[Key] = set()

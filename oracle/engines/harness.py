@@ -228,7 +228,7 @@ class Subject:
         if result["accepted"]:
             self.tried = {}
         if tried is not None:
-            _check_verdict(action, tried, result)
+            check_verdict(action, tried, result)
         return result  # type: ignore[no-any-return]
 
     def try_actions(self, actions: list[JSON]) -> list[JSON]:
@@ -308,7 +308,7 @@ def _verdict_words(verdict: JSON) -> str:
     return f"rejected ({(verdict.get('rejection') or {}).get('code', '')})"
 
 
-def _check_verdict(action: JSON, tried: JSON, applied: JSON) -> None:
+def check_verdict(action: JSON, tried: JSON, applied: JSON) -> None:
     """PROTO-2: ``apply`` gives ``action`` the verdict ``try_actions`` gave it (accepted, or the same code)."""
     said, did = _verdict_words(tried), _verdict_words(applied)
     if said != did:

@@ -58,6 +58,10 @@ class SpeedSample:
     engine_seconds: float
     reference_seconds: float
     samples: int
+    listing_seconds: float = 0.0
+    """The median seconds of the engine's listing of its legal actions (found by trial without the capability)."""
+    step_seconds: float = 0.0
+    """The median seconds of the engine's other calls at a step (``decision``, ``export``, then the step itself)."""
 
 
 @dataclass(frozen=True)
@@ -139,14 +143,28 @@ def _sample(engine: Subject, reference: Subject, started: float) -> SpeedSample:
     engine.new_game(setup)
     reference.new_game(setup)
     times: tuple[list[float], list[float]] = ([], [])
+    listings: list[float] = []
+    steps: list[float] = []
     for position in range(POSITIONS):
         for turn in range(ROUNDS):
             pair = (engine, reference) if (position + turn) % 2 == 0 else (reference, engine)
             for subject in pair:
                 times[subject is reference].append(_timed(subject, engine.handshake))
-        if time.perf_counter() - started > CALIBRATION_SECONDS or not _advance(engine, reference):
+        listings.append(_seconds(engine.legal_actions))
+        began = time.perf_counter()
+        _step_calls(engine)
+        going_on = time.perf_counter() - started <= CALIBRATION_SECONDS and _advance(engine, reference)
+        steps.append(time.perf_counter() - began)
+        if not going_on:
             break
-    return SpeedSample(statistics.median(times[0]), statistics.median(times[1]), len(times[0]))
+    return SpeedSample(statistics.median(times[0]), statistics.median(times[1]), len(times[0]),
+                       statistics.median(listings), statistics.median(steps))
+
+
+def _seconds(call: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    call()
+    return time.perf_counter() - began
 
 
 def _timed(subject: Subject, declared: Handshake) -> float:
@@ -158,6 +176,13 @@ def _timed(subject: Subject, declared: Handshake) -> float:
     for call in calls:
         call()
     return time.perf_counter() - began
+
+
+def _step_calls(engine: Subject) -> None:
+    """The cheap calls of a step but the listing: ``decision``, and ``export`` when the engine declares it."""
+    engine.decision()
+    if engine.handshake.can("export"):
+        engine.export()
 
 
 def _advance(engine: Subject, reference: Subject) -> bool:
