@@ -9,7 +9,7 @@ the copy's ``apply`` decides what the engine does, and a copy that contradicts t
 
 from __future__ import annotations
 
-import json
+import marshal
 import random
 from dataclasses import dataclass
 from typing import Protocol
@@ -40,9 +40,22 @@ class Disagreement:
     def accepts_illegal(self) -> bool:
         return bool(self.engine.get("accepted"))
 
+    @property
+    def rejection(self) -> JSON:
+        """The refusal at stake: the reference's of an illegal action the engine accepts, else the engine's."""
+        refusal = (self.reference if self.accepts_illegal else self.engine).get("rejection")
+        return refusal if isinstance(refusal, dict) else {}
 
-def _key(action: JSON) -> str:
-    return json.dumps(action, sort_keys=True)
+    @property
+    def rule(self) -> str:
+        """The rule of that refusal (DEC-2 when it names none)."""
+        return str(self.rejection.get("rule", "")) or "DEC-2"
+
+
+def _key(action: JSON) -> bytes:
+    """An action's bytes: the reference writes its legal actions and its candidates alike, key order included (an
+    action taken for another only moves it between the legal and the illegal probes: both sides judge it)."""
+    return marshal.dumps(action)
 
 
 def trial_actions(chosen: JSON, legal: list[JSON], pending: JSON, snapshot: JSON | None, seed: object) -> list[JSON]:

@@ -266,8 +266,12 @@ class _Game:
         if subject.handshake.can("try_actions"):
             trial = trial_actions(action, legal, pending, follower.export(), f"{self.unit.payload.seed}-{self.step}")
             found = first_disagreement(subject, follower, trial)
-            if found is not None:
+            if found is not None and found.rule not in self.context.options.set_aside:
                 raise Disagreed(found)
+            if found is not None:
+                self.set_aside += 1
+                if found.action is action:
+                    return choose_action(subject, pending, rng)
         return action
 
     def start_following(self, subject: Subject) -> None:
@@ -296,17 +300,13 @@ class _Game:
     def disagreed(self, found: Disagreement) -> list[CheckResult]:
         """An action the engine judges otherwise than the reference: an illegal one accepted, or a legal one refused
         (its verdict confirmed by its ``apply`` on a copy), blamed on the first divergence of the replay."""
-        action, engine, reference = found.action, found.engine, found.reference
+        action, refusal, rules = found.action, found.rejection, (found.rule,)
         if found.accepts_illegal:
-            refusal = reference.get("rejection") or {}
             cause = accepted_illegal(action, str(refusal.get("code", "")))
             outcome, expected, actual = Outcome.ILLEGAL_ACCEPTED, f"rejected: {refusal}", "accepted"
-            rules = (str(refusal.get("rule", "")) or "DEC-2",)
         else:
-            refusal = engine.get("rejection") or {}
             cause = rejected_legal(action, str(refusal.get("code", "")))
             outcome, expected, actual = Outcome.WRONGLY_REJECTED, "accepted", f"rejected: {refusal}"
-            rules = (str(refusal.get("rule", "")) or "DEC-2",)
         note = f"the engine judges this action {actual}, the reference {expected}"
         steps = [TraceStep(StepKind.APPLY, a, n) for n, a in enumerate(self.played, 1)]
         steps.append(TraceStep(StepKind.TRIED, action, self.step))
