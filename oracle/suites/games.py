@@ -34,7 +34,13 @@ from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action,
 from oracle.engines.trial import Disagreement, first_disagreement, trial_actions
 from oracle.reference import ReferenceEngine
 from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
-from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
+from oracle.scenarios.from_trace import (
+    judged_scenario,
+    random_game_scenario,
+    reference_rejection,
+    roundtrip_scenario,
+    scenario_details,
+)
 from oracle.suites.game_plans import GamePlan, game_plans
 from oracle.suites.registry import (
     AnyUnit,
@@ -313,9 +319,12 @@ class _Game:
         elapsed = time.perf_counter() - self.started
         found_cause = blamed(self.context.eut.fresh, Trace(tuple(steps), setup=self.unit.payload.setup()), cause,
                              elapsed, ceiling=(self.unit.deadline - elapsed) / 2)
+        game = self.unit.payload
+        doc = judged_scenario(self.suite, game.label, rules, self.unit.reproduce, game.setup(), self.played, action,
+                              refusal if found.accepts_illegal else None, note)
         return self.result(outcome, rules=rules, expected=expected, actual=actual,
                            message=f"{note} (judged without listing, {action})",
-                           details={**self.trace(note, rules),
+                           details={**scenario_details(doc, _save_dir(self.context)),
                                     **({CAUSE_KEY: found_cause.to_json()} if found_cause is not None else {})})
 
     def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
