@@ -101,7 +101,8 @@ class ReferenceEngine:
     def legal_actions(self) -> list[JSON]:
         return actions.legal_actions(self._require_game(), self.spec)
 
-    def try_actions(self, candidates: list[JSON]) -> list[JSON]:
+    # No scenario asks for the batch verdict (the lock-step and random play do): tests/test_try_actions.py.
+    def try_actions(self, candidates: list[JSON]) -> list[JSON]:  # pragma: no cover - asked by games, not scenarios
         """Each action's verdict as :meth:`apply` would give it now, the state unchanged (capability ``try_actions``,
         PROTO-2): the one check per action that lists and rejects, with the listing's memo of the position."""
         table = self._require_game()
@@ -144,7 +145,7 @@ class ReferenceEngine:
         return table.taken.account(self._events)
 
 
-def verdict_of(judged: object) -> JSON:
+def verdict_of(judged: object) -> JSON:  # pragma: no cover - asked by games, not scenarios
     """A ``try_actions`` verdict: accepted, or the rejection ``judged`` is."""
     if isinstance(judged, Rejection):
         return {"accepted": False, "rejection": judged.to_json()}
