@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -59,6 +60,11 @@ def test_report_json_to_stdout_keeps_the_summary_on_stderr() -> None:
     report = json.loads(done.stdout)
     assert (9, "PASSED") == (report["totals"]["checks"], report["totals"]["verdict"])
     assert "PASSED: 9 checks, 9 ran, 0 unsupported, 0 not applicable (9 pass)" in done.stderr
+    assert ("", "") == (_escapes(done.stdout), _escapes(done.stderr)), "a pipe gets no colour and no progress bar"
+
+
+def _escapes(text: str) -> str:
+    return "".join(sorted(set(re.findall(r"\x1b\[[0-9;?]*[A-Za-z]", text))))
 
 
 def test_markdown_append_keeps_what_other_steps_wrote(tmp_path: Path) -> None:
@@ -177,7 +183,7 @@ def test_an_engine_whose_games_end_at_step_zero_passes_nothing_and_exits_3(tmp_p
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="the starter kit needs Node.js")
 def test_the_starter_kit_random_play_is_nothing_checked(tmp_path: Path) -> None:
-    kit = Path(__file__).resolve().parent.parent / "adapters" / "node" / "example.mjs"
+    kit = Path(oracle.__file__).resolve().parent / "kits" / "node" / "example.cjs"
     code, out, err = check("--impl", f"cmd:node {kit}", "--suite", "random-play")
     assert 4 == code, out + err
     assert "NOTHING CHECKED: 6 checks (6 unsupported, 0 not applicable)" in out

@@ -1,8 +1,12 @@
-"""The progress of oracle check: silent for short runs, a redrawn bar on a terminal, plain lines in CI logs."""
+"""The progress of oracle check: silent for short runs, a redrawn rich bar on a terminal (coloured unless NO_COLOR is
+set), plain lines in CI logs."""
 
 from __future__ import annotations
 
 import io
+import re
+
+import pytest
 
 from oracle.core.results import CheckResult, Outcome
 from oracle.run.progress import DELAY, LOG_EVERY, CheckProgress
@@ -34,7 +38,11 @@ def test_a_short_run_shows_nothing() -> None:
     assert "" == stream.getvalue()
 
 
-def test_a_long_run_on_a_terminal_redraws_one_bar_and_clears_it() -> None:
+COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def long_run_on_a_terminal() -> str:
     clock, stream = Clock(), Terminal()
     progress = CheckProgress(4, stream, clock)
     sink = progress.wrap(lambda index, found: True)
@@ -43,8 +51,22 @@ def test_a_long_run_on_a_terminal_redraws_one_bar_and_clears_it() -> None:
     clock.now += 1
     sink(1, results(3))
     progress.close()
-    assert ["", "[#######                       ] 1/4 checks (25%), 3 s ",
-            "[##############################] 4/4 checks (100%), 4 s ", "\033[K"] == stream.getvalue().split("\r")
+    return stream.getvalue()
+
+
+def test_a_long_run_on_a_terminal_redraws_one_bar_and_clears_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    drawn = long_run_on_a_terminal()
+    frames = [CONTROL.sub("", frame) for frame in drawn.split("\r\x1b[2K")]
+    assert [f"{'━' * 7}╸{'━' * 22} 1/4 checks ( 25%) 3 s", f"{'━' * 30} 4/4 checks (100%) 4 s"] == frames[:2]
+    assert drawn.endswith("\x1b[1A\x1b[2K"), "the bar is cleared at the end"
+    assert COLOUR.search(drawn), "a terminal gets colour"
+
+
+def test_no_color_draws_the_bar_without_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    drawn = long_run_on_a_terminal()
+    assert ("4/4 checks (100%) 4 s" in drawn, None) == (True, COLOUR.search(drawn))
 
 
 def test_a_ci_log_gets_a_plain_line_every_few_seconds() -> None:

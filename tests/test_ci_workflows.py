@@ -1,23 +1,36 @@
-"""The GitHub Action (action.yml) and the copy-paste workflows of docs/ci.md: valid, documented, and working."""
+"""The GitHub Action (action.yml) and the copy-paste workflows of docs/ci.md: valid, documented, and working; the
+action's cache, its ``args`` (one per line, or one line split with quotes honoured) and a first run without the
+expectations file."""
 
 from __future__ import annotations
 
 import json
 import os
+import platform
 import shutil
 import stat
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
+from typer.testing import CliRunner
+
+from oracle.cli.app import app
+from oracle.core.results import CheckResult, Outcome
+from oracle.reports import RunInfo
+from oracle.reports.json_report import write_json
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 ACTION = REPOSITORY / "action.yml"
 GITHUB_WORKFLOW = REPOSITORY / "docs" / "ci" / "github-workflow.yml"
+GITHUB_SITE = REPOSITORY / "docs" / "ci" / "github-site-and-badge.yml"
 GITLAB_CI = REPOSITORY / "docs" / "ci" / "gitlab-ci.yml"
+GITHUB_SHARDS = REPOSITORY / "docs" / "ci" / "github-shards.yml"
+GITLAB_SHARDS = REPOSITORY / "docs" / "ci" / "gitlab-shards.yml"
 DOC = REPOSITORY / "docs" / "ci.md"
 PUBLISHED_ACTION = "vale-oracle/vale-oracle@v0.1.0"
 FIXTURE_PATH = [REPOSITORY, REPOSITORY / "fixtures", REPOSITORY / "invariants"]
@@ -39,8 +52,8 @@ def load_yaml(path: Path) -> Any:
     return YAML(typ="safe").load(path.read_text(encoding="utf-8"))
 
 
-def check_schema(schema: str, path: Path) -> subprocess.CompletedProcess[str]:
-    return run(tool("check-jsonschema"), "--builtin-schema", schema, str(path))
+def check_schema(schema: str, *paths: Path) -> subprocess.CompletedProcess[str]:
+    return run(tool("check-jsonschema"), "--builtin-schema", schema, *(str(path) for path in paths))
 
 
 def lint_with_the_local_action(tmp_path: Path, workflow: str) -> subprocess.CompletedProcess[str]:
@@ -55,7 +68,8 @@ def lint_with_the_local_action(tmp_path: Path, workflow: str) -> subprocess.Comp
 
 # --- the documentation carries the workflows verbatim ---------------------------------------------------------
 
-@pytest.mark.parametrize("workflow", [GITHUB_WORKFLOW, GITLAB_CI], ids=["github", "gitlab"])
+@pytest.mark.parametrize("workflow", [GITHUB_WORKFLOW, GITHUB_SITE, GITLAB_CI, GITHUB_SHARDS, GITLAB_SHARDS],
+                         ids=["github", "site", "gitlab", "github-shards", "gitlab-shards"])
 def test_docs_ci_md_contains_the_workflow_verbatim(workflow: Path) -> None:
     text = workflow.read_text(encoding="utf-8")
     assert f"```yaml\n{text}```\n" in DOC.read_text(encoding="utf-8")
@@ -69,13 +83,13 @@ def test_docs_ci_md_lists_every_input_of_the_action() -> None:
 
 # --- schemas (check-jsonschema's vendored schemas, offline) -----------------------------------------------------
 
-@pytest.mark.parametrize(("schema", "path"), [
-    ("vendor.github-actions", ACTION),
-    ("vendor.github-workflows", GITHUB_WORKFLOW),
-    ("vendor.gitlab-ci", GITLAB_CI),
-], ids=["action", "github-workflow", "gitlab-ci"])
-def test_file_is_valid_against_its_schema(schema: str, path: Path) -> None:
-    checked = check_schema(schema, path)
+@pytest.mark.parametrize(("schema", "paths"), [
+    ("vendor.github-actions", [ACTION]),
+    ("vendor.github-workflows", [GITHUB_WORKFLOW, GITHUB_SITE, GITHUB_SHARDS]),
+    ("vendor.gitlab-ci", [GITLAB_CI, GITLAB_SHARDS]),
+], ids=["action", "github-workflows", "gitlab-ci"])
+def test_file_is_valid_against_its_schema(schema: str, paths: list[Path]) -> None:
+    checked = check_schema(schema, *paths)
     assert 0 == checked.returncode, checked.stdout + checked.stderr
 
 
@@ -95,8 +109,10 @@ def test_the_schema_check_rejects_a_junit_report_given_as_a_list(tmp_path: Path)
 
 # --- actionlint on the GitHub workflow, with the action's inputs checked ----------------------------------------
 
-def test_actionlint_passes_the_github_workflow_using_this_action(tmp_path: Path) -> None:
-    linted = lint_with_the_local_action(tmp_path, GITHUB_WORKFLOW.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("workflow", [GITHUB_WORKFLOW, GITHUB_SITE, GITHUB_SHARDS],
+                         ids=["github", "site", "github-shards"])
+def test_actionlint_passes_the_github_workflow_using_this_action(tmp_path: Path, workflow: Path) -> None:
+    linted = lint_with_the_local_action(tmp_path, workflow.read_text(encoding="utf-8"))
     assert 0 == linted.returncode, linted.stdout + linted.stderr
 
 
@@ -134,6 +150,9 @@ def runner_env(tmp_path: Path, **inputs: str) -> dict[str, str]:
     oracle = bin_dir / "oracle"
     oracle.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m oracle.cli.app "$@"\n', encoding="utf-8")
     oracle.chmod(oracle.stat().st_mode | stat.S_IXUSR)
+    python = bin_dir / "python"
+    if not python.exists():
+        python.symlink_to(sys.executable)
     return {
         **os.environ,
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
@@ -205,3 +224,147 @@ def test_the_check_step_passes_the_expectations_file(tmp_path: Path) -> None:
     assert 0 == checked.returncode, checked.stdout + checked.stderr
     report = json.loads((tmp_path / "reports" / "report.json").read_text(encoding="utf-8"))
     assert ["expected-failure"] == [r["outcome"] for r in report["results"]]
+
+
+# --- the action's inputs, with a stand-in oracle recording what it is given ---------------------------------------
+
+def stand_in_env(tmp_path: Path, **inputs: str) -> dict[str, str]:
+    """The environment of the check step with an ``oracle`` that only records its arguments (NUL-separated)."""
+    env = runner_env(tmp_path, **{"VALE_IMPL": "mypackage.vale_adapter", "VALE_SUITES": "", "VALE_EXPECTATIONS": "",
+                                  "VALE_ARGS": "", **inputs})
+    oracle = tmp_path / "bin" / "oracle"
+    oracle.write_text(f"#!/bin/sh\nprintf '%s\\0' \"$@\" > '{tmp_path / 'argv'}'\n", encoding="utf-8")
+    return env
+
+
+def arguments_given(tmp_path: Path, **inputs: str) -> list[str]:
+    """The arguments the check step gives ``oracle`` after its report options, for these inputs."""
+    checked = run_step("Run oracle check", stand_in_env(tmp_path, **inputs), tmp_path)
+    assert 0 == checked.returncode, checked.stdout + checked.stderr
+    argv = (tmp_path / "argv").read_text(encoding="utf-8").split("\0")[:-1]
+    return argv[argv.index("--markdown") + 2:]
+
+
+def test_the_impl_input_says_an_engine_may_be_a_command() -> None:
+    assert "cmd:COMMAND" in load_yaml(ACTION)["inputs"]["impl"]["description"]
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ("--games 4 --seed 7", ["--games", "4", "--seed", "7"]),
+    ("--select 'PAY-* and more' --card \"Horned Salamander\"", ["--select", "PAY-* and more", "--card",
+                                                              "Horned Salamander"]),
+    ("--games 4\n", ["--games", "4"]),
+    ("--select\nPAY-* and more\n--card\n  Horned Salamander  \n\n", ["--select", "PAY-* and more", "--card",
+                                                                  "Horned Salamander"]),
+    ("--select\n'quoted' $HOME", ["--select", "'quoted' $HOME"]),
+], ids=["one-line", "one-line-quoted", "one-line-block", "one-per-line", "lines-taken-as-they-are"])
+def test_args_are_one_per_line_or_one_line_split_with_quotes_honoured(tmp_path: Path, args: str,
+                                                                       expected: list[str]) -> None:
+    assert expected == arguments_given(tmp_path, VALE_ARGS=args)
+
+
+def test_args_with_an_unclosed_quote_stop_the_step_with_exit_2_and_one_line(tmp_path: Path) -> None:
+    env = stand_in_env(tmp_path, VALE_ARGS="--select 'PAY-*")
+    checked = run_step("Run oracle check", env, tmp_path)
+    error = "::error title=Vale Oracle::args: No closing quotation: \"--select 'PAY-*\""
+    assert (2, {"exit-code": "2"}, False, [error]) == \
+        (checked.returncode, outputs(env), (tmp_path / "argv").exists(), checked.stderr.splitlines())
+
+
+def test_a_missing_expectations_file_counts_as_none_with_a_notice_saying_how_to_write_it(tmp_path: Path) -> None:
+    env = stand_in_env(tmp_path, VALE_EXPECTATIONS="known-failures.toml")
+    checked = run_step("Run oracle check", env, tmp_path)
+    argv = (tmp_path / "argv").read_text(encoding="utf-8").split("\0")
+    assert (0, False) == (checked.returncode, "--expectations" in argv)
+    assert (f"::notice title=Vale Oracle::known-failures.toml does not exist yet, so no failure is expected; write it "
+            f"from this run's report: oracle expectations update {env['VALE_REPORTS']}/report.json --file "
+            "known-failures.toml\n") == checked.stdout
+
+
+def test_an_existing_expectations_file_is_passed(tmp_path: Path) -> None:
+    (tmp_path / "known-failures.toml").write_text("", encoding="utf-8")
+    assert ["--expectations", "known-failures.toml", "--games", "1"] == \
+        arguments_given(tmp_path, VALE_EXPECTATIONS="known-failures.toml", VALE_ARGS="--games 1")
+
+
+# --- the cache: pip's downloads and the built oracle ---------------------------------------------------------------
+
+def cache_key(tmp_path: Path, source: Path) -> dict[str, str]:
+    env = runner_env(tmp_path, VALE_ORACLE_SOURCE=str(source), RUNNER_TEMP=str(tmp_path / "temp"))
+    Path(env["GITHUB_OUTPUT"]).unlink(missing_ok=True)
+    keyed = run_step("Key the cache", env, tmp_path)
+    assert 0 == keyed.returncode, keyed.stderr
+    return outputs(env)
+
+
+def test_the_cache_key_follows_the_oracle_s_source_and_not_its_caches(tmp_path: Path) -> None:
+    source = tmp_path / "oracle-source"
+    (source / "oracle" / "__pycache__").mkdir(parents=True)
+    (source / "pyproject.toml").write_text("[project]\n", encoding="utf-8")
+    (source / "oracle" / "rules.py").write_text("A = 1\n", encoding="utf-8")
+    first = cache_key(tmp_path, source)
+    (source / "oracle" / "__pycache__" / "rules.pyc").write_bytes(b"compiled")
+    unchanged = cache_key(tmp_path, source)
+    (source / "oracle" / "rules.py").write_text("A = 2\n", encoding="utf-8")
+    changed = cache_key(tmp_path, source)
+    assert (first, True) == (unchanged, first["oracle"] != changed["oracle"])
+    assert (f"{tmp_path / 'temp'}/vale-oracle-wheels/{first['oracle']}", platform.python_version()) == \
+        (first["wheel-dir"], first["python"])
+
+
+def test_the_cache_step_keeps_pip_s_downloads_and_the_built_oracle() -> None:
+    step = steps()["Restore the cache"]
+    assert ("actions/cache@v4", "inputs.cache == 'true'") == (step["uses"], step["if"])
+    assert ["${{ steps.pip-cache.outputs.dir }}", "${{ runner.temp }}/vale-oracle-wheels"] == \
+        step["with"]["path"].splitlines()
+
+
+def test_the_install_step_builds_the_oracle_once_and_installs_the_cached_wheel(tmp_path: Path) -> None:
+    wheels = tmp_path / "temp" / "vale-oracle-wheels" / "0123"
+    stale = tmp_path / "temp" / "vale-oracle-wheels" / "old"
+    stale.mkdir(parents=True)
+    log = tmp_path / "pip.log"
+    env = runner_env(tmp_path, VALE_ORACLE_SOURCE=str(REPOSITORY), VALE_WHEEL_DIR=str(wheels), VALE_INSTALL="-e .")
+    python = tmp_path / "bin" / "python"
+    python.unlink()
+    python.write_text(f"#!/bin/sh\necho \"$*\" >> '{log}'\ncase \"$*\" in *' wheel '*)\n"
+                      f"  mkdir -p '{wheels}' && touch '{wheels}/vale_oracle-0.1.0-py3-none-any.whl';;\nesac\n",
+                      encoding="utf-8")
+    python.chmod(python.stat().st_mode | stat.S_IXUSR)
+    for _ in range(2):
+        installed = run_step("Install the oracle and the engine", env, tmp_path)
+        assert 0 == installed.returncode, installed.stderr
+    built = f"-m pip wheel --no-deps --wheel-dir {wheels} {REPOSITORY}"
+    install = f"-m pip install {wheels}/vale_oracle-0.1.0-py3-none-any.whl"
+    assert ["-m pip install --upgrade pip", built, install, "-m pip install -e .",
+            "-m pip install --upgrade pip", install, "-m pip install -e ."] == \
+        log.read_text(encoding="utf-8").splitlines()
+    assert False is stale.exists()
+
+
+# --- the site and badge example -----------------------------------------------------------------------------------
+
+def test_the_site_example_builds_the_html_report_and_the_badge_from_the_action_s_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    run_info = RunInfo(engine="e", engine_version="1", impl="mypackage.vale_adapter", suites=("scenarios",),
+                       started=datetime(2026, 5, 1, 12, 0, 0, tzinfo=UTC), duration=1.0)
+    write_json(reports / "report.json", [CheckResult("scenarios", "PAY-3-x", "pays", Outcome.PASS)], run_info)
+    [build] = [step for step in load_yaml(GITHUB_SITE)["jobs"]["conformance"]["steps"]
+               if step.get("name") == "Build the HTML report and the badge"]
+    (tmp_path / "build.sh").write_text(build["run"], encoding="utf-8")
+    env = runner_env(tmp_path, REPORTS=str(reports))
+    (tmp_path / "bin" / "oracle").write_text(f"#!/bin/sh\nprintf '%s\\0' \"$@\" >> '{tmp_path / 'calls'}'\n"
+                                             f"echo >> '{tmp_path / 'calls'}'\n", encoding="utf-8")
+    built = run("bash", "--noprofile", "--norc", "-eo", "pipefail", "build.sh", cwd=tmp_path, env=env)
+    assert 0 == built.returncode, built.stdout + built.stderr
+    calls = [line.split("\0")[:-1] for line in (tmp_path / "calls").read_text(encoding="utf-8").splitlines()]
+    assert 2 == len(calls)
+    monkeypatch.chdir(tmp_path)  # the step runs each oracle command in the job's directory; here in this process
+    for call in calls:
+        ran = CliRunner().invoke(app, call)
+        assert 0 == ran.exit_code, ran.output
+    badge = json.loads((tmp_path / "vale-oracle-site" / "badge.json").read_text(encoding="utf-8"))
+    site = tmp_path / "vale-oracle-site"
+    assert (True, "1/1 checked · 1 pass") == ((site / "index.html").is_file(), badge["message"])

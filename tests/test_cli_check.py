@@ -73,7 +73,7 @@ def test_bad_filters_are_bad_input() -> None:
     code, _, err = check("--card", "Nobody")
     assert (2, "error: --card 'Nobody': no card has that name or id\n") == (code, err)
     code, _, err = check("--select", "NO-SUCH-*")
-    assert (2, "error: no check matches --select/--rule/--card\n") == (code, err)
+    assert (2, "error: --select 'NO-SUCH-*': no check id matches it\n") == (code, err)
     code, _, err = check("--scenarios", "/nonexistent/dir")
     assert (2, "error: --scenarios /nonexistent/dir: no such directory\n") == (code, err)
 

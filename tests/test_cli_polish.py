@@ -1,19 +1,29 @@
-"""The command line's manners: -h, metavars that read as words, single-file lint, the renamed fuzz options, --jobs."""
+"""The command line's manners: -h, help that leaves room for its descriptions, metavars that read as words, "did
+you mean" for every option naming a choice, single-file lint, the renamed fuzz options, --jobs."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
+import typer.main
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
 from oracle.cli.check import default_jobs
+from oracle.core.faults import ImplError
+from oracle.engines.connect import import_factory
+from oracle.run.request import CheckRequest, ReportTargets
 from oracle.scenarios.loader import default_dir, display_path
+from oracle.suites.registry import CheckOptions, Plan, PlannedCheck, Unit
 
 runner = CliRunner()
 PAY3_FILE = default_dir() / "payment" / "PAY-3-red-and-blue-for-cost-1.toml"
@@ -28,6 +38,56 @@ def test_dash_h_is_help(command: list[str]) -> None:
     assert (0, True) == (result.exit_code, "Usage:" in result.stdout)
 
 
+def command_paths() -> list[list[str]]:
+    """Every command and sub-command of ``oracle``, as the words that name it (the root first, as [])."""
+    paths: list[list[str]] = []
+    groups: list[tuple[list[str], Any]] = [([], typer.main.get_command(app))]
+    while groups:
+        path, command = groups.pop()
+        paths.append(path)
+        groups.extend(([*path, name], sub) for name, sub in getattr(command, "commands", {}).items())
+    return paths
+
+
+NARROW = 80
+"""The terminal width the help is read at."""
+DESCRIPTION_WIDTH = 40
+"""The least room a description has beside its option, argument or command at that width."""
+ROW = re.compile(r"  \S.*?  +(\S)")
+"""A row of a help section: a term, two spaces or more, and its description."""
+
+
+def description_columns(text: str) -> list[int]:
+    """The column where each description starts in the sections (Options:, Arguments:, Commands:) of a help text:
+    beside its term, below it when the term is too long, and on each continuation line."""
+    columns: list[int] = []
+    section = False
+    for line in text.splitlines():
+        if line.endswith(":") and not line.startswith(" "):
+            section = True
+        elif not line.strip():
+            section = False
+        elif section and (row := ROW.match(line)):
+            columns.append(row.start(1))
+        elif section and line.startswith(" " * 4):
+            columns.append(len(line) - len(line.lstrip()))
+    return columns
+
+
+def test_at_80_columns_every_help_leaves_40_for_its_descriptions_and_cuts_no_short_help() -> None:
+    seen = 0
+    for path in command_paths():
+        text = runner.invoke(app, [*path, "--help"], env={"COLUMNS": str(NARROW)}).stdout
+        columns = description_columns(text)
+        assert ([], [], [], True) == (
+            [c for c in columns if NARROW - c < DESCRIPTION_WIDTH],
+            [line for line in text.splitlines() if len(line) > NARROW],
+            [line for line in text.splitlines() if line.endswith("...") and not line.startswith("Usage:")],
+            bool(columns)), (path, text)
+        seen += 1
+    assert seen >= 20
+
+
 @pytest.mark.parametrize("command", [["check"], ["fuzz"], ["scenarios", "lint"], ["scenarios", "show"]])
 def test_option_metavars_read_as_words(command: list[str]) -> None:
     text = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"}).stdout
@@ -39,6 +99,112 @@ def test_option_metavars_read_as_words(command: list[str]) -> None:
 def test_check_help_lists_the_suite_names() -> None:
     text = runner.invoke(app, ["check", "--help"], env={"COLUMNS": "200"}).stdout
     assert all(name in text for name in ("setup", "random-play", "roundtrip", "scenarios", "z3", "invariants"))
+
+
+# ---------------------------------------------------------------------------------------------- did you mean
+
+
+@pytest.mark.parametrize("args, error", [
+    (["--suite", "scenario"], "--suite 'scenario': no such suite; did you mean 'scenarios'?"),
+    (["--suite", "setup,randomplay"], "--suite 'randomplay': no such suite; did you mean 'random-play'?"),
+    (["--suite", "xyz"], "--suite 'xyz': no such suite; known suites are setup, random-play, roundtrip, scenarios, "
+                         "z3, invariants"),
+    (["--rule", "PAY3"], "--rule 'PAY3': no such rule id in the rules catalogue; did you mean 'PAY-3'?"),
+    (["--rule", "hunt-4"], "--rule 'hunt-4': no such rule id in the rules catalogue; did you mean 'HUNT-4'?"),
+    (["--set-aside", "PAY3"], "--set-aside 'PAY3': no such rule id in the rules catalogue; did you mean 'PAY-3'?"),
+    (["--card", "Salamandr"], "--card 'Salamandr': no card has that name or id; did you mean 'Salamander' or "
+                              "'Horned Salamander'?"),
+    (["--variant", "RUL1=per_stone"], "--variant: unknown variant 'RUL1' (the rules catalogue has variants for "
+                                      "ART-11, EFF-8, END-1, RUL-1); did you mean 'RUL-1'?"),
+    (["--variant", "RUL-1=per_ston"], "--variant: variant RUL-1 has no value 'per_ston' (its values: per_summon, "
+                                      "per_stone); did you mean 'per_stone' or 'per_summon'?"),
+])
+def test_a_mistyped_choice_is_bad_input_naming_the_nearest(args: list[str], error: str) -> None:
+    result = runner.invoke(app, ["check", *args])
+    assert (2, f"error: {error}\n") == (result.exit_code, result.stderr)
+
+
+def test_nothing_near_is_suggested_when_nothing_is_near() -> None:
+    result = runner.invoke(app, ["check", "--card", "Nobody"])
+    assert (2, "error: --card 'Nobody': no card has that name or id\n") == (result.exit_code, result.stderr)
+
+
+@pytest.fixture
+def toy_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A package ``toy_vale`` with a module ``engine`` whose factory is ``create``, importable from ``tmp_path``
+    (and forgotten after the test)."""
+    package = tmp_path / "toy_vale"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "engine.py").write_text("def create() -> None:\n    pass\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    for name in [n for n in sys.modules if n == "toy_vale" or n.startswith("toy_vale.")]:
+        del sys.modules[name]
+
+
+@pytest.mark.parametrize("impl, error", [
+    ("toy_vale.engin", "--impl 'toy_vale.engin': cannot import module 'toy_vale.engin' (is it installed or on "
+                       "PYTHONPATH?); did you mean 'toy_vale.engine'?"),
+    ("toy_vale.engin:make", "--impl 'toy_vale.engin:make': cannot import module 'toy_vale.engin' (is it installed "
+                            "or on PYTHONPATH?); did you mean 'toy_vale.engine:make'?"),
+    ("toy_vael.engine", "--impl 'toy_vael.engine': cannot import module 'toy_vael' (is it installed or on "
+                        "PYTHONPATH?); did you mean 'toy_vale.engine'?"),
+    ("toy_vale.engine:creat", "--impl 'toy_vale.engine:creat': module toy_vale.engine has no factory 'creat'; "
+                              "did you mean 'toy_vale.engine:create'?"),
+    ("toy_vale.engine.create", "--impl 'toy_vale.engine.create': cannot import module 'toy_vale.engine.create' (is "
+                               "it installed or on PYTHONPATH?); did you mean 'toy_vale.engine:create'?"),
+    ("oracle.referenc", "--impl 'oracle.referenc': cannot import module 'oracle.referenc' (is it installed or on "
+                        "PYTHONPATH?); did you mean 'oracle.reference'?"),
+])
+def test_a_mistyped_impl_names_the_modules_and_factories_near_it(toy_engine: None, impl: str, error: str) -> None:
+    with pytest.raises(ImplError) as raised:
+        import_factory(impl)
+    assert error == str(raised.value)
+
+
+def test_a_module_missing_inside_the_engine_is_not_matched_against_the_engine_s_name(tmp_path: Path,
+                                                                                      toy_engine: None) -> None:
+    (tmp_path / "toy_vale" / "needs.py").write_text("import toy_vale.engin\n", encoding="utf-8")
+    with pytest.raises(ImplError) as raised:
+        import_factory("toy_vale.needs")
+    assert ("--impl 'toy_vale.needs': cannot import module 'toy_vale.engin' (is it installed or on PYTHONPATH?)"
+            == str(raised.value))
+
+
+def _request(*select: str) -> CheckRequest:
+    return CheckRequest(impl="oracle.reference", asked=("scenarios",), options=CheckOptions(select=select),
+                        card_names=(), jobs=1, time_budget=None, max_failures=None, fail_on_unsupported=False,
+                        allow_empty=False, expectations=None, reports=ReportTargets(), validate_protocol=False)
+
+
+PLAN = Plan({
+    "scenarios": (Unit("scenarios", "one", (PlannedCheck("PAY-3-red-and-blue-for-cost-1", "pays"),
+                                            PlannedCheck("CARD-Salamander-red-stones", "gains"),
+                                            PlannedCheck("CARD-Horned-Salamander-red", "gains")), None),),
+    "setup": (Unit("setup", "two", (PlannedCheck("setup/2p/seed-1", "deals"),), None),),
+})
+"""Two suites' checks: --select globs are matched against the chosen suites' only (here the scenarios)."""
+
+
+@pytest.mark.parametrize("select, error", [
+    ("PAY3*", "--select 'PAY3*': no check id matches it; did you mean 'PAY-3*'?"),
+    ("CARD-Salamandr*", "--select 'CARD-Salamandr*': no check id matches it; did you mean 'CARD-Salamander*', "
+                        "'CARD-Salamander-red*' or 'CARD-Horned-Salamander*'?"),
+    ("pay-3-red-and-blue-for-cost1", "--select 'pay-3-red-and-blue-for-cost1': no check id matches it; did you mean "
+                                     "'PAY-3-red-and-blue-for-cost-1'?"),
+    ("setup/*", "--select 'setup/*': no check id matches it"),
+])
+def test_a_select_glob_matching_no_check_of_the_chosen_suites_names_the_globs_near_it(
+        capsys: pytest.CaptureFixture[str], select: str, error: str) -> None:
+    with pytest.raises(typer.Exit) as stopped:
+        _request("PAY-*", select).refuse_unmatched_selects(PLAN)
+    assert (2, f"error: {error}\n") == (stopped.value.exit_code, capsys.readouterr().err)
+
+
+def test_select_globs_that_each_match_a_check_pass(capsys: pytest.CaptureFixture[str]) -> None:
+    _request("PAY-*", "CARD-*-red*").refuse_unmatched_selects(PLAN)
+    assert "" == capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------------------------- lint

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.app import app
-from oracle.cli.expectations import PLACEHOLDER, Reported, Verdict, plan_update, toml_string
+from oracle.cli.expectations import FILE_PREAMBLE, PLACEHOLDER, Reported, Verdict, plan_update
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.reports import RunInfo, write_json
@@ -127,6 +127,84 @@ def test_update_keeps_reasons_and_comments_drops_passes_and_appends_new_failures
     assert 0 == code
 
 
+COMMENTED = """\
+# Known failures of our engine.
+# Kept by hand and by `oracle expectations update`.
+
+# payment: we give change
+# (see issue #12)
+[[expected_failure]]
+reason = "our engine gives change"   # the reason first: the order of keys is ours
+id = "PAY-3-red-and-blue-for-cost-1"
+
+# stacking: fixed since
+[[expected_failure]]
+id = "SUM-3-cost-reductions-stack"
+reason = "stacking not done"
+
+# rounds: not in this run
+[[expected_failure]]
+id = "REM-1-round-3-costs-3"  # an inline comment
+reason = 'literal string kept literal'
+
+# end of the list
+"""
+
+
+@pytest.mark.parametrize(("passing", "gone"), [
+    ("SUM-3-cost-reductions-stack",
+     '# stacking: fixed since\n[[expected_failure]]\nid = "SUM-3-cost-reductions-stack"\n'
+     'reason = "stacking not done"\n\n'),
+    (PAY3, '# payment: we give change\n# (see issue #12)\n[[expected_failure]]\n'
+           'reason = "our engine gives change"   # the reason first: the order of keys is ours\n'
+           'id = "PAY-3-red-and-blue-for-cost-1"\n\n'),
+    ("REM-1-round-3-costs-3", "# rounds: not in this run\n[[expected_failure]]\n"
+                              'id = "REM-1-round-3-costs-3"  # an inline comment\n'
+                              "reason = 'literal string kept literal'\n\n"),
+])
+def test_an_update_keeps_every_comment_and_the_order_except_those_of_the_dropped_entry(
+    tmp_path: Path, passing: str, gone: str,
+) -> None:
+    file = tmp_path / "known-failures.toml"
+    file.write_text(COMMENTED, encoding="utf-8")
+    update(report_of(tmp_path, [result(passing, Outcome.PASS)]), file)
+    assert gone in COMMENTED
+    assert COMMENTED.replace(gone, "") == file.read_text(encoding="utf-8")
+
+
+def test_a_new_failure_is_appended_after_the_comments_of_the_file(tmp_path: Path) -> None:
+    file = tmp_path / "known-failures.toml"
+    file.write_text(COMMENTED, encoding="utf-8")
+    update(report_of(tmp_path, [result("STONE-1-printed-stone-values", Outcome.FAIL)]), file)
+    expected = COMMENTED + (
+        '\n[[expected_failure]]\nid = "STONE-1-printed-stone-values"\n'
+        'reason = "TODO: say why this check is expected to fail (fail)"\n'
+    )
+    assert expected == file.read_text(encoding="utf-8")
+
+
+def test_dropping_every_entry_keeps_the_comments_that_open_the_file(tmp_path: Path) -> None:
+    file = tmp_path / "known-failures.toml"
+    file.write_text(COMMENTED, encoding="utf-8")
+    ids = [PAY3, "SUM-3-cost-reductions-stack", "REM-1-round-3-costs-3"]
+    update(report_of(tmp_path, [result(i, Outcome.PASS) for i in ids]), file)
+    expected = ("# Known failures of our engine.\n# Kept by hand and by `oracle expectations update`.\n\n"
+                "# end of the list\n")
+    assert expected == file.read_text(encoding="utf-8")
+
+
+NEW_TABLES = "".join(f'[[expected_failure]]\nid = "{i}"\n'
+                     'reason = "TODO: say why this check is expected to fail (fail)"\n' for i in ("A", "B"))
+
+
+@pytest.mark.parametrize(("text", "head"), [
+    (None, FILE_PREAMBLE + "\n"), ("", ""), ("# ours\n", "# ours\n\n"), ("# ours\n\n", "# ours\n\n"),
+])
+def test_each_new_entry_follows_one_blank_line(text: str | None, head: str) -> None:
+    planned = plan_update(text, [], [Reported("A", "fail", "", None), Reported("B", "fail", "", None)])
+    assert head + NEW_TABLES.replace("\n[[", "\n\n[[") == planned.text
+
+
 def test_unexpected_passes_are_dropped_and_expected_failures_stay(tmp_path: Path) -> None:
     file = tmp_path / "known-failures.toml"
     file.write_text(EXISTING, encoding="utf-8")
@@ -201,7 +279,8 @@ def test_a_file_not_laid_out_one_table_per_entry_is_rewritten_keeping_reasons(tm
 
 @pytest.mark.parametrize("text", ['a "quoted" \\ back\tslash', "line\nbreak", "del\x7f and \x01", "Hae-tae ☯"])
 def test_strings_are_written_as_toml_that_reads_back_the_same(text: str) -> None:
-    assert text == tomllib.loads(f"value = {toml_string(text)}")["value"]
+    planned = plan_update(None, [], [Reported(text, "fail", "", text)])
+    assert [{"id": text, "reason": text}] == tomllib.loads(planned.text)["expected_failure"]
 
 
 # --- bad input ----------------------------------------------------------------------------------------------

@@ -241,7 +241,7 @@ def test_a_report_without_sources_of_this_suite_version_shows_the_bundled_scenar
     data = build_report(MIXED, _run())
     data.pop("sources")
     page = render_site([parse_report(data, Path("r.json"))])["index.html"]
-    assert "this oracle&#x27;s suite" in page
+    assert "this oracle&#39;s suite" in page
     assert "must be rejected: PAYMENT_SUPERFLUOUS_STONE" in page
 
 

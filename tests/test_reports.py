@@ -95,7 +95,8 @@ def test_json_report_validates_against_its_schema(tmp_path: Path) -> None:
     }
     assert expected_run == report["run"]
     assert [{**r.to_json(), "notes": [], "blamed_rule": ""} for r in RESULTS] == report["results"]
-    expected_totals = {"checks": 5, "ran": 4, "unsupported": 1, "not_applicable": 0, "not_run": 0,
+    expected_totals = {"checks": 5, "ran": 4, "unsupported": 1, "not_applicable": 0, "load_would_unlock": 0,
+                       "not_run": 0,
                        "summary": "FAILED: 5 checks, 4 ran, 1 unsupported, 0 not applicable", "passed": False,
                        "verdict": "FAILED", "exit_code": 1, "by_outcome": totals(RESULTS), "causes": 2, "notes": 0}
     assert expected_totals == report["totals"]

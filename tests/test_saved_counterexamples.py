@@ -19,6 +19,8 @@ from oracle.suites.invariants import INVARIANTS
 from oracle.suites.registry import CheckOptions, FuzzOptions, run_suites
 from tests.helpers import CALL_SECONDS
 from vale_invariants.fuzz import FuzzConfig, run_fuzz
+from vale_invariants.scenario import TITLE_LENGTH, scenario_title
+from vale_invariants.trace import Divergence
 
 ODD_IMPL = "cmd:./fuzz-cmd --engine DEC-2"
 """An ``--impl`` whose words must not reach a file name."""
@@ -39,6 +41,8 @@ def test_a_counterexample_that_loads_is_a_scenario_named_after_its_cause_and_rul
     assert NAME.match(saved.name), saved.name
     assert saved.name.startswith(f"{failure.rule}-") and "cmd" not in saved.name
     scenario = load_file(saved)
+    assert re.match(r"^PAY-3: \d+ illegal action\(s\) listed, e\.g\. summon p\d base-[a-z]+-\d+ payment=\w+, "
+                    r"after \d+ steps, seed 0$", scenario.title), scenario.title
     assert Outcome.PASS == run_scenario(EngineUnderTest("oracle.reference", reference, CALL_SECONDS), scenario).outcome
 
 
@@ -65,3 +69,14 @@ def test_oracle_check_saves_the_invariants_suites_counterexamples_the_same_way(t
     assert any(r.id == "invariants/INV-SETUP" and not r.outcome.ok for r in results)
     names = [p.name for p in (tmp_path / "invariants").iterdir()]
     assert any(n.startswith("SETUP-2-differs-new_game-") and n.endswith(".trace.json") for n in names), names
+
+
+def test_a_title_says_the_rule_what_diverged_the_steps_and_the_seed_in_words_never_as_a_python_dict() -> None:
+    action = {"type": "end_turn", "player": 0}
+    rejection = {"code": "MARKER_ON_CARD", "rule": "ACT-2", "message": "a marker is still on " + "a card " * 40}
+    accepted = Divergence("rejected", 5, action, rejection=rejection, rules=("ACT-2", "DEC-2"))
+    too_long = Divergence("legal", 3, None, extra=[{"type": "summon", "player": 1, "card": "x" * 300}])
+    titles = (scenario_title("ACT-2", accepted, 5, 7), scenario_title("PAY-3", too_long, 3))
+    assert ("ACT-2: the engine accepts end_turn p0, which the reference rejects (MARKER_ON_CARD), "
+            "after 5 steps, seed 7", (True, TITLE_LENGTH)) == (titles[0], (titles[1].endswith("…, after 3 steps"),
+                                                                          len(titles[1])))

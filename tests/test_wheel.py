@@ -12,6 +12,7 @@ checkout stays out, and the wheel's own packages come first.
 
 from __future__ import annotations
 
+import email.parser
 import json
 import os
 import re
@@ -19,11 +20,13 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
+import trove_classifiers
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMES = (
@@ -89,10 +92,41 @@ def test_the_wheel_carries_the_scenarios_and_only_namespaced_packages(wheel: Pat
     bundled = {n.removeprefix("oracle/_suite/") for n in names if n.startswith("oracle/_suite/")}
     in_repo = {str(p.relative_to(ROOT / "scenarios")) for p in (ROOT / "scenarios").rglob("*.toml")}
     assert in_repo == bundled
-    rulebook = ROOT / "oracle" / "reports" / "rulebook"
-    shipped = {f"oracle/reports/rulebook/{p.relative_to(rulebook)}" for folder in ("templates", "assets")
-               for p in (rulebook / folder).iterdir()}
+    reports = ROOT / "oracle" / "reports"
+    shipped = {f"oracle/reports/{p.relative_to(reports)}" for site in ("rulebook", "html")
+               for folder in ("templates", "assets") for p in (reports / site / folder).iterdir()}
+    assert {"oracle/reports/html/templates/base.html", "oracle/reports/rulebook/templates/base.html"} <= shipped
     assert shipped <= set(names)
+    kit = ROOT / "oracle" / "kits" / "node"
+    assert {f"oracle/kits/node/{p.name}" for p in kit.iterdir()} == {n for n in names if n.startswith("oracle/kits/")}
+    assert {"oracle/schemas/cards.schema.json", "oracle/schemas/rules.schema.json"} <= set(names)
+
+
+HOME = "https://github.com/vale-oracle/vale-oracle"
+
+
+def test_the_wheel_says_its_licence_its_places_and_what_it_is(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    [metadata_name] = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+    metadata = email.parser.HeaderParser().parsestr(archive.read(metadata_name).decode("utf-8"))
+    licence = archive.read(metadata_name.replace("METADATA", "licenses/LICENSE")).decode("utf-8")
+    assert (["MIT"], ["LICENSE"]) == (metadata.get_all("License-Expression"), metadata.get_all("License-File"))
+    assert (True, True) == (licence.startswith("MIT License\n"),
+                            "Copyright (c) 2026 The Vale Oracle authors" in licence)
+    assert [f"Homepage, {HOME}", f"Documentation, {HOME}/tree/main/docs", f"Issues, {HOME}/issues",
+            f"Changelog, {HOME}/blob/main/CHANGELOG.md"] == metadata.get_all("Project-URL")
+    classifiers = metadata.get_all("Classifier") or []
+    assert ([], True) == ([c for c in classifiers if c not in trove_classifiers.classifiers],
+                          {"Framework :: Pytest", "Topic :: Software Development :: Testing"} <= set(classifiers))
+    assert {"vale of eternity", "test oracle"} <= set(metadata["Keywords"].split(","))
+
+
+def test_the_readme_runs_the_oracle_without_installing_it_by_its_distribution_and_command_names() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    [command] = project["scripts"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    runs = [f"pipx run --spec {project['name']} {command} check ", f"uvx --from {project['name']} {command} check "]
+    assert [] == [run for run in runs if run not in readme]
 
 
 def _check(command: list[str], cwd: Path, out: Path, args: tuple[str, ...]) -> tuple[int, str, dict[str, str]]:

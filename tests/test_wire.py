@@ -22,8 +22,9 @@ from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import Subject
 from oracle.engines.play import new_setup
 from oracle.engines.wire.connection import harness_capabilities, request_line
+from oracle.engines.wire.framing import incompatibility
 from oracle.engines.wire.impl import wire_factory
-from oracle.engines.wire.methods import ENGINE_METHODS, METHODS, incompatibility, may_send
+from oracle.engines.wire.methods import ENGINE_METHODS, METHODS, may_send
 from oracle.engines.wire.pool import pool_for
 from oracle.engines.wire.server import Server
 from oracle.engines.wire.validate import response_violation, violations
@@ -98,7 +99,8 @@ def test_the_protocol_is_version_1_1() -> None:
 
 def test_an_engine_of_another_major_version_is_refused_with_a_reason() -> None:
     assert None is incompatibility("1.0")
-    assert "major versions differ" in (incompatibility("2.0") or "")
+    assert None is incompatibility("2.0")
+    assert "major versions differ" in (incompatibility("3.0") or "")
     assert "not a version number" in (incompatibility("one") or "")
 
 
@@ -122,13 +124,13 @@ def test_the_server_offers_observe_only_for_engines_of_1_1() -> None:
     assert "bad_request" == ask(old, "observe")["error"]["code"]
 
 
-def test_an_engine_of_protocol_2_is_refused_in_one_line() -> None:
+def test_an_engine_of_protocol_3_is_refused_in_one_line() -> None:
     run = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--impl",
-                          f"cmd:{sys.executable} -m vale_fixtures.wire.speaks_2_0", "--suite", "setup"],
+                          f"cmd:{sys.executable} -m vale_fixtures.wire.speaks_3_0", "--suite", "setup"],
                          capture_output=True, text=True, timeout=60, check=False)
     assert 2 == run.returncode
     assert 1 == len(run.stderr.strip().splitlines()), run.stderr
-    assert "protocol 2.0 is not compatible" in run.stderr
+    assert "protocol 3.0 is not compatible with the oracle's 1.1 or 2.0" in run.stderr
 
 
 # ---------------------------------------------------------------------- the server

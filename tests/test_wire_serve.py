@@ -51,11 +51,11 @@ def test_a_broken_fixture_served_is_caught_with_the_same_rule_ids(impl: str) -> 
     assert FIXTURES[impl] in {rule for _, rules in actual for rule in rules}
 
 
-def test_the_node_example_passes_the_setup_suite_and_is_unsupported_elsewhere() -> None:
+def test_the_node_set_up_example_from_commonjs_passes_the_setup_suite_and_is_unsupported_elsewhere() -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (CI has Node.js 20)")
-    impl = f"cmd:{node} {ROOT / 'adapters' / 'node' / 'example.mjs'}"
+    impl = f"cmd:{node} {ROOT / 'oracle' / 'kits' / 'node' / 'example.cjs'}"
     setup = _run(impl, ["setup"])
     assert 9 == len(setup)
     assert {Outcome.PASS} == {r.outcome for r in setup}, [r.message for r in setup if not r.outcome.ok]

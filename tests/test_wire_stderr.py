@@ -1,13 +1,27 @@
-"""A wire engine's stderr: drained in large reads whatever its volume, and quoted only as a bounded tail."""
+"""A wire engine's stderr: drained in large reads whatever its volume, and quoted only as a bounded tail, with the
+first line that says what went wrong."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from oracle.engines.wire.channel import STDERR_LINE_CHARS, STDERR_LINES_KEPT, TRUNCATED, StderrTail
+import pytest
+
+from oracle.engines.wire.channel import (
+    STDERR_LINE_CHARS,
+    STDERR_LINES_KEPT,
+    TRUNCATED,
+    ChannelFault,
+    Deadline,
+    EngineProcess,
+    StderrTail,
+)
+from tests.helpers import CALL_SECONDS
 
 FIXTURES = "vale_fixtures.wire"
 CHECK = [sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup"]
@@ -72,3 +86,53 @@ def test_an_error_quoting_a_huge_stderr_line_stays_one_short_line() -> None:
     assert "stderr: huge_stderr_line_then_exits: xxx" in line
     assert line.endswith("x" + TRUNCATED)
     assert len(line) < 1000, len(line)
+
+
+# ---------------------------------------------------------------------- the first error line
+
+NODE_MISSING_MODULE = b"""node:internal/modules/cjs/loader:1210
+  throw err;
+  ^
+
+Error: Cannot find module '/work/nothere.mjs'
+    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)
+    at Module._load (node:internal/modules/cjs/loader:1038:27)
+    at node:internal/main/run_main_module:28:49 {
+  code: 'MODULE_NOT_FOUND',
+  requireStack: []
+}
+
+Node.js v20.20.2
+"""
+"""What Node 20 writes when the script it is given does not exist: the reason sits above a stack trace."""
+
+
+def test_an_engine_dying_at_start_up_is_quoted_by_its_first_error_line_and_its_last_lines() -> None:
+    tail = tail_of(NODE_MISSING_MODULE)
+    assert ("Error: Cannot find module '/work/nothere.mjs' | … |   code: 'MODULE_NOT_FOUND', |   requireStack: [] "
+            "| } | Node.js v20.20.2") == tail.text()
+
+
+def test_a_first_error_line_among_the_last_lines_is_quoted_once() -> None:
+    tail = tail_of(b"Traceback (most recent call last):\n  File \"x.py\", line 1\nModuleNotFoundError: No module x\n")
+    assert 'Traceback (most recent call last): |   File "x.py", line 1 | ModuleNotFoundError: No module x' == \
+        tail.text()
+
+
+def test_the_first_error_line_is_kept_through_a_flood_and_a_later_error() -> None:
+    tail = tail_of(b"starting\npanic: no handshake\n", b"chatter\n" * 100_000, b"fatal: second\n", b"bye\n")
+    assert "panic: no handshake | … | chatter | chatter | fatal: second | bye" == tail.text()
+
+
+def test_an_error_line_split_across_two_writes_is_found() -> None:
+    tail = tail_of(b"banner\nErr", b"or: late\n" + b"chatter\n" * 5)
+    assert "Error: late | … | chatter | chatter | chatter | chatter" == tail.text()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (CI has Node.js 20)")
+def test_cmd_node_with_a_missing_script_says_cannot_find_module(tmp_path: Path) -> None:
+    missing = tmp_path / "nothere.mjs"
+    process = EngineProcess(["node", str(missing)])
+    with pytest.raises(ChannelFault) as fault:
+        process.receive(Deadline.after(CALL_SECONDS))
+    assert f"stderr: Error: Cannot find module '{missing}' | … |" in fault.value.message

@@ -33,9 +33,10 @@ def unprobed(modes: tuple[str, ...], stats: Stats) -> frozenset[DecisionKind]:
     return kinds_of(modes) - set(stats.probes) - undrivable
 
 
-def force_missing_kinds(settings: GameSettings, seed: int, stats: Stats) -> Failure | None:
+def force_missing_kinds(settings: GameSettings, seed: int | str, stats: Stats) -> Failure | None:
     """Play forcing games, mode by mode, until every kind of ``settings.modes`` has been probed (:func:`unprobed`) or
-    ``ATTEMPTS_PER_MODE`` games of a mode found no more; the first failure ends them. Each game is counted in
+    ``ATTEMPTS_PER_MODE`` games of a mode found no more; the first failure ends them. ``seed`` names the games
+    (a shard's has its shard in it, so two shards play other forcing games). Each game is counted in
     ``stats.forcing_games``, and its probes and checks in ``stats``."""
     for mode in settings.modes:
         for attempt in range(ATTEMPTS_PER_MODE):

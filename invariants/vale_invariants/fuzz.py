@@ -36,6 +36,7 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import SHUFFLES_INSIDE
 from oracle.core.results import CheckResult, Outcome
+from oracle.core.shards import Shard
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject
 from oracle.scenarios.blame import MIN_REPLAY_SECONDS, StepKind, TraceStep, first_divergence
 from oracle.scenarios.blame import Trace as ReplayTrace
@@ -57,6 +58,8 @@ ENGINE_PROPERTIES = frozenset({"INV-SNAPSHOT-STABLE", "INV-ROUNDTRIP", "INV-DETE
 SWITCHED_OFF = ENGINE_PROPERTIES | {REFERENCE_FAULT.name, ENGINE_FAULT.name}
 """The checks a failure switches off for the rest of the run (the others set its cause aside and go on)."""
 SUITE = "invariants"
+WHOLE = Shard()
+"""The shard of a run without ``--shard``: every batch of games."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class FuzzConfig:
     legal_share: float = 1.0
     """The share of decisions at which the lock-step compares the engine's complete legal set
     (:mod:`oracle.engines.legal_share`)."""
+    shard: Shard = WHOLE
+    """``--shard K/N``: the batches of games this run plays (:meth:`Shard.batch_number`), each shard with the whole
+    budget; no two shards of one seed play a batch of the same seed."""
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -140,6 +146,7 @@ class FuzzReport:
         extra += "".join(f" --set-aside {rule}" for rule in config.set_aside)
         if config.legal_share < 1:
             extra += f" --legal-share {config.legal_share:g}"
+        extra += f" --shard {config.shard.text}" if not config.shard.whole else ""
         return (f"oracle fuzz --impl {shlex.quote(self.impl)} {budget} --seed {config.seed} --players {players} "
                 f"--check {config.mode}{extra}")
 
@@ -559,8 +566,8 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
             report.stopped = _stopped("with nothing left to check (every check failed or is unsupported)", report)
             break
         before = report.stats.games
-        failure = _hunt(settings, config.seed * 1009 + batch_index, size, config.shrink_examples, report.stats,
-                        progress)
+        failure = _hunt(settings, config.seed * 1009 + config.shard.batch_number(batch_index), size,
+                        config.shrink_examples, report.stats, progress)
         batch_index += 1
         if failure is not None:
             _record(report, failure, factory, impl, known)
@@ -584,7 +591,8 @@ def _force(report: FuzzReport, factory: Callable[[], Any], impl: str, players: t
     out_of_time = deadline is not None and time.perf_counter() >= deadline
     if probing and positions and not report.stopped and not out_of_time \
             and len(report.failures) < config.max_failures:
-        failure = force_missing_kinds(settings, config.seed, report.stats)
+        seed = str(config.seed) if config.shard.whole else f"{config.seed}-shard-{config.shard.text}"
+        failure = force_missing_kinds(settings, seed, report.stats)
         if failure is not None:
             _record(report, failure, factory, impl, known)
     if probing:
@@ -601,9 +609,9 @@ def _record(report: FuzzReport, failure: Failure, factory: Callable[[], Any], im
             and failure.invariant not in ENGINE_PROPERTIES:
         failure.divergence = _safe_replay(failure, factory, impl, config.timeout)
     if failure.outcome is not Outcome.TIMEOUT:
-        failure.cause = _blame(failure, factory, impl, config)
+        failure.cause = blame_failure(failure, factory, impl, config.timeout, config.start_timeout)
     if config.save_failures is not None:
-        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout)
+        saved = save_counterexample(config.save_failures, failure, impl, factory, config.timeout, config.seed)
         failure.scenario, failure.trace_file = ("", str(saved.path)) if not saved.scenario else (str(saved.path), "")
         failure.scenario_note = saved.why_not
     report.failures.append(failure)
@@ -638,7 +646,8 @@ def _safe_replay(failure: Failure, factory: Callable[[], Any], impl: str, timeou
         return None
 
 
-def _blame(failure: Failure, factory: Callable[[], Any], impl: str, config: FuzzConfig) -> JSON | None:
+def blame_failure(failure: Failure, factory: Callable[[], Any], impl: str, timeout: float,
+                  start_timeout: float = DEFAULT_START_TIMEOUT) -> JSON | None:
     """The facts of the failure's first divergence from the reference: its actions replayed from its start, then
     the illegal action it tried (or, for legal lists that differ, the lists compared), issue 24."""
     trace = failure.trace
@@ -651,7 +660,7 @@ def _blame(failure: Failure, factory: Callable[[], Any], impl: str, config: Fuzz
         steps.append(TraceStep(StepKind.LEGAL, None, len(steps) + 1))
     start = ReplayTrace(tuple(steps), snapshot=trace.start) if trace.start is not None \
         else ReplayTrace(tuple(steps), setup=trace.setup)
-    facts = first_divergence(lambda: Subject(factory, impl, config.timeout, config.start_timeout), start,
+    facts = first_divergence(lambda: Subject(factory, impl, timeout, start_timeout), start,
                              MIN_REPLAY_SECONDS)
     return facts.to_json() if facts is not None else None
 

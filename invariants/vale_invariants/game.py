@@ -85,38 +85,8 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         start = self.trace.start
         step = 0
         self._arm("new_game")
-        try:
-            subject = self._new_subject()
-            self._subject = subject
-            self.can_export = subject.handshake.can("export")
-            # Snapshots kept across steps are copied, unless only the lock-step comparison runs (it compares
-            # each snapshot at once; copying would cost 5% of a lock-step decision).
-            self.keep_copies = any(name != LOCKSTEP.name for name in settings.active)
-            self.active = frozenset(
-                name for name in settings.active
-                if name not in INVARIANTS or all(subject.handshake.can(c) for c in INVARIANTS[name].needs)
-            )
-            if start is None:
-                subject.new_game(setup)
-                if subject.handshake.can("internal_shuffle") and self.can_export:
-                    dealt = subject.export()
-                    self._check_deal(setup, dealt)
-                    setup = adopt_deck(setup, dealt)
-                    self.trace.setup = setup
-                    self.deck = frozenset(setup["deck"])
-            else:
-                subject.load_snapshot(start)
-            if settings.lockstep:
-                reference = ReferenceEngine(subject.handshake.variants)
-                self.reference = reference
-                if start is None:
-                    self._reference(0, "new_game", lambda: reference.new_game(setup))
-                else:
-                    self._reference(0, "load", lambda: reference.load(start))
-            snapshot = self._export()
-            pending = subject.decision()
-        except EngineFault as fault:
-            raise self.fault(ENGINE_FAULT.name, fault, 0) from None
+        snapshot, pending = self._start(setup, start)
+        subject, setup = self.subject, self.trace.setup
         if snapshot is not None and start is None and self.on("INV-SETUP"):
             self._raise(checks.check_setup(snapshot, setup), 0)
         undrivable, pending = undrivable_reason(pending), drivable(pending)
@@ -170,6 +140,43 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             snapshot, pending = after, pending_after
         self._arm("replay")
         self._determinism(step)
+
+    def _start(self, setup: JSON, start: JSON | None) -> tuple[JSON | None, JSON | None]:
+        """A new engine set up with ``setup`` (or loaded with ``start``), and in lock-step the reference beside it
+        with the same set-up: the engine's first snapshot and decision. An engine that deals by itself
+        (``internal_shuffle``) has its deal checked and adopted as the trace's set-up."""
+        settings = self.settings
+        try:
+            subject = self._new_subject()
+            self._subject = subject
+            self.can_export = subject.handshake.can("export")
+            # Snapshots kept across steps are copied, unless only the lock-step comparison runs (it compares
+            # each snapshot at once; copying would cost 5% of a lock-step decision).
+            self.keep_copies = any(name != LOCKSTEP.name for name in settings.active)
+            self.active = frozenset(
+                name for name in settings.active
+                if name not in INVARIANTS or all(subject.handshake.can(c) for c in INVARIANTS[name].needs)
+            )
+            if start is None:
+                subject.new_game(setup)
+                if subject.handshake.can("internal_shuffle") and self.can_export:
+                    dealt = subject.export()
+                    self._check_deal(setup, dealt)
+                    setup = adopt_deck(setup, dealt)
+                    self.trace.setup = setup
+                    self.deck = frozenset(setup["deck"])
+            else:
+                subject.load_snapshot(start)
+            if settings.lockstep:
+                reference = ReferenceEngine(subject.handshake.variants)
+                self.reference = reference
+                if start is None:
+                    self._reference(0, "new_game", lambda: reference.new_game(setup))
+                else:
+                    self._reference(0, "load", lambda: reference.load(start))
+            return self._export(), subject.decision()
+        except EngineFault as fault:
+            raise self.fault(ENGINE_FAULT.name, fault, 0) from None
 
     def _reread(self, step: int) -> tuple[JSON | None, JSON | None, str]:
         """The engine's snapshot and decision after it was loaded with another position

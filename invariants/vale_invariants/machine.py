@@ -1,10 +1,12 @@
-"""A Hypothesis ``RuleBasedStateMachine`` to subclass with an engine: the fuzzer's invariants, played by rules.
+"""A Hypothesis ``RuleBasedStateMachine`` to subclass with an engine: the fuzzer's invariants and lock-step comparison
+with the reference, played by rules.
 
-The machine and ``oracle fuzz`` share one definition of every invariant: the machine plays through the same
-:class:`~vale_invariants.game.GameRunner` checks (``_check_listed``, ``_check_step``, ``_roundtrip``,
-``_probe``, ``_determinism``) that the fuzzer's game loop calls; only the driver differs. Its rules play any
-legal action (``play``) and try illegal ones (``probe``); its ``@invariant`` s check the state after every
-rule. Use it from your own test file::
+The machine and ``oracle fuzz`` share one definition of every invariant and of the comparison: the machine plays
+through the same :class:`~vale_invariants.game.GameRunner` checks (``_start``, ``_check_listed``, ``_check_step``,
+``_compare_legal``, ``_compare_after``, ``_roundtrip``, ``_probe``, ``_determinism``) that the fuzzer's game loop
+calls; only the driver differs. Its rules play any legal action (``play``) and try illegal ones (``probe``), the
+reference beside the engine comparing every step unless ``lockstep`` is False; its ``@invariant`` s check the state
+after every rule. Use it from your own test file::
 
     from vale_invariants.machine import ValeMachine
 
@@ -25,20 +27,24 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from hypothesis import strategies as st
+from hypothesis.control import current_build_context
+from hypothesis.errors import InvalidArgument
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
+from oracle.core.rules import rules as rules_catalogue
 from oracle.engines.connect import resolve_impl
 from oracle.engines.play import random_deck
 from vale_invariants import checks
 from vale_invariants.actions import PROBE_CORRUPT, PROBE_PROTOCOL, PROBE_UNLISTED
-from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, Invariant
+from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, describe
 from vale_invariants.catalog import INVARIANTS as CATALOGUE
 from vale_invariants.game import PROBE_SLOTS, GameRunner, GameSettings
 from vale_invariants.game_choices import ReplayChooser
 from vale_invariants.game_core import StopGame
 from vale_invariants.game_settings import MAX_STEPS, SEED_MAX
+from vale_invariants.machine_report import TrimmedTestCase
 from vale_invariants.trace import Failure, Violation
 
 __all__ = ["ValeMachine"]
@@ -66,16 +72,24 @@ class ValeMachine(RuleBasedStateMachine):
     players: ClassVar[tuple[int, ...]] = (2, 3, 4)
     checked_invariants: ClassVar[tuple[str, ...]] = tuple(CATALOGUE)
     """The catalogue's invariants to check (those the engine's capabilities allow)."""
+    lockstep: ClassVar[bool] = True
+    """Play the reference beside the engine, fed the same set-up and actions, and compare them after every step
+    (LOCKSTEP: the decision, the legal actions or the chosen action's verdict, the canonical snapshot)."""
     timeout: ClassVar[float] = 5.0
     save_failures: ClassVar[Path | str | None] = None
     """A directory to write each failure into as a scenario file (None: do not save)."""
     _saved: ClassVar[dict[str, Path]] = {}
 
+    TestCase = TrimmedTestCase()  # type: ignore[assignment]
+    """The machine as a ``unittest.TestCase``, its failures trimmed to the user's frames
+    (:mod:`~vale_invariants.machine_report`)."""
+
     def __init__(self) -> None:
         super().__init__()
         factory = type(self).factory or resolve_impl(self.impl)
         self._factory = factory
-        settings = GameSettings(factory, self.impl, self.players, frozenset(self.checked_invariants), lockstep=False,
+        checked = frozenset(self.checked_invariants) | ({LOCKSTEP.name} if self.lockstep else set())
+        settings = GameSettings(factory, self.impl, self.players, checked, lockstep=self.lockstep,
                                 timeout=self.timeout)
         self.game = GameRunner(settings, ReplayChooser([]))
         self.snapshot: JSON | None = None
@@ -89,30 +103,25 @@ class ValeMachine(RuleBasedStateMachine):
 
     # ------------------------------------------------------------------ the game
 
-    @initialize(players=st.integers(0, 2), first=st.integers(0, 3), deck_seed=st.integers(0, SEED_MAX))
+    @initialize(players=st.runner().flatmap(lambda machine: st.sampled_from(machine.players)),
+                first=st.integers(0, 3), deck_seed=st.integers(0, SEED_MAX))
     def new_game(self, players: int, first: int, deck_seed: int) -> None:
-        """Set up a base game, choices recorded in the order the fuzzer draws them (so it can replay them)."""
+        """Set up a base game of ``players`` players (one of the class's ``players``), ``first`` (modulo the count)
+        first, choices recorded in the order the fuzzer draws them (so it can replay them). An engine that shuffles
+        inside without ``export`` is played without the reference (its orders cannot be adopted: ``oracle fuzz``
+        reports LOCKSTEP unsupported for it)."""
         game = self.game
-        index = players % len(self.players)
-        count = self.players[index]
-        setup: JSON = {"players": count, "first_player": first % count, "deck": random_deck(deck_seed, False)}
+        setup: JSON = {"players": players, "first_player": first % players, "deck": random_deck(deck_seed, False)}
         game.trace.setup = setup
-        game.trace.choices.extend([index, first % count, deck_seed])
+        game.trace.choices.extend([self.players.index(players), first % players, deck_seed])
         game.deck = frozenset(setup["deck"])
         with self._checked():
-            subject = game._new_subject()
-            game._subject = subject
-            game.can_export = subject.handshake.can("export")
-            game.active = frozenset(name for name in game.settings.active
-                                    if all(subject.handshake.can(c) for c in CATALOGUE[name].needs))
-            try:
-                subject.new_game(setup)
-                self.snapshot = game._export()
-                self.pending = subject.decision()
-            except EngineFault as fault:
-                raise game.fault(ENGINE_FAULT.name, fault, 0) from None
+            self.snapshot, self.pending = game._start(setup, None)
+            if game.reference is not None and game.subject.handshake.reshuffles_inside and not game.can_export:
+                game.reference, game.active = None, game.active - {LOCKSTEP.name}
             if self.snapshot is not None and game.on("INV-SETUP"):
-                game._raise(checks.check_setup(self.snapshot, setup), 0)
+                game._raise(checks.check_setup(self.snapshot, game.trace.setup), 0)
+            self._compare(None, None, 0)
             game.history.append(self.snapshot if self.snapshot is not None else self.pending)
             self.last_step = (None, None)
 
@@ -135,9 +144,21 @@ class ValeMachine(RuleBasedStateMachine):
                 pending_after = game.subject.decision()
             except EngineFault as fault:
                 raise game.fault(ENGINE_FAULT.name, fault, self.step) from None
-            self.last_step = (self.snapshot, action)
-            game.history.append(after if after is not None else pending_after)
-            self.snapshot, self.pending = after, pending_after
+            before, self.snapshot, self.pending = self.snapshot, after, pending_after
+            self._compare(action, before, self.step)
+            self.last_step = (before, action)
+            game.history.append(self.snapshot if self.snapshot is not None else self.pending)
+
+    def _compare(self, action: JSON | None, before: JSON | None, step: int) -> None:
+        """LOCKSTEP: the reference applies the same action, and both engines' snapshots and decisions must agree (the
+        fuzzer's comparison, :meth:`~vale_invariants.game_lockstep.LockstepComparison._compare_after`; the legal
+        actions are compared as the action is chosen)."""
+        game = self.game
+        if game.reference is None:
+            return
+        game._compare_after(action, before, self.snapshot, self.pending, step)
+        if game.reloaded:
+            self.snapshot, self.pending, _ = game._reread(step)
 
     @precondition(lambda self: self.pending is not None)
     @rule(category=st.sampled_from((PROBE_UNLISTED, PROBE_CORRUPT, PROBE_PROTOCOL)), salt=st.integers(0, 2**16))
@@ -197,17 +218,32 @@ class ValeMachine(RuleBasedStateMachine):
     def _failure(self, failure: Failure) -> AssertionError:
         """The failure as the assertion Hypothesis reports (saved as a scenario file if asked)."""
         self.failed = True
-        inv: Invariant | None = CATALOGUE.get(failure.invariant)
         lines = [f"{failure.outcome.value.upper()} {failure.invariant} "
                  f"({', '.join(failure.rules) or 'no rule'}), step {failure.step}: {failure.message}"]
-        if inv is not None:
-            lines.append(f"invariant: {inv.text}")
+        facts = self._blame(failure)
+        blamed = rules_catalogue().get(str(facts.get("rule", "")) or failure.rule)
+        if blamed is not None:
+            lines.append(f"blamed on {blamed.id}: {blamed.text}")
+        if facts.get("reference_does") and facts.get("engine_does"):
+            lines.append(f"the reference {facts['reference_does']}; the engine {facts['engine_does']}")
+        lines.append(f"{'checked' if failure.invariant == LOCKSTEP.name else 'invariant'}: "
+                     f"{describe(failure.invariant).text}")
         if failure.expected or failure.actual:
             lines += [f"expected: {failure.expected}", f"actual:   {failure.actual}"]
         lines.append(f"trace: {failure.trace.summary()}")
         if self.save_failures is not None:
             lines.append(self._save(failure))
         return AssertionError("\n".join(lines))
+
+    def _blame(self, failure: Failure) -> JSON:
+        """The facts of the failure's first divergence from the reference, as ``oracle check`` blames it (its trace
+        replayed beside the reference, :func:`~vale_invariants.fuzz.blame_failure`); only for the failure Hypothesis
+        reports (not for each one it meets while shrinking), and none for a fault or a hang."""
+        from vale_invariants.fuzz import blame_failure
+
+        if not reported() or failure.invariant == ENGINE_FAULT.name:
+            return {}
+        return blame_failure(failure, self._factory, self.impl, self.timeout) or {}
 
     def _save(self, failure: Failure) -> str:
         from vale_invariants.fuzz import replay_divergence
@@ -228,6 +264,15 @@ class ValeMachine(RuleBasedStateMachine):
             earlier.unlink()
         self._saved[key] = path
         return f"scenario: {path}"
+
+
+def reported() -> bool:
+    """Whether this run of the machine is the one Hypothesis reports (its final replay of the failing example), or
+    a run outside Hypothesis."""
+    try:
+        return current_build_context().is_final
+    except InvalidArgument:
+        return True
 
 
 class _Checking:

@@ -32,7 +32,7 @@ from oracle.core.protocol import answer_is_ordered
 from oracle.core.rules import rules as rules_catalogue
 from oracle.scenarios.writer import scenario_id, toml_text
 from vale_invariants.lockstep import DECISION_FIELDS, ORDERED
-from vale_invariants.trace import Divergence, Failure
+from vale_invariants.trace import Divergence, Failure, compact, show_decision
 
 MAX_LISTED = 3
 
@@ -160,8 +160,9 @@ def _reject(rejection: JSON) -> JSON:
     return out
 
 
-def build_scenario(failure: Failure, impl: str) -> JSON | None:
-    """The scenario for a failure's first divergence from the reference (None if there is none)."""
+def build_scenario(failure: Failure, impl: str, seed: int | None = None) -> JSON | None:
+    """The scenario for a failure's first divergence from the reference (None if there is none); ``seed``: the
+    ``oracle fuzz --seed`` of the run that found it, named in the title."""
     divergence = failure.divergence
     if divergence is None or not failure.trace.setup:
         return None
@@ -182,10 +183,9 @@ def build_scenario(failure: Failure, impl: str) -> JSON | None:
     pinned = [failure.trace.setup, steps]
     if divergence.given is not None:
         pinned.insert(1, divergence.given)
-    title = f"Fuzzed ({failure.invariant}): {divergence.describe()}"
     return {
         "id": f"{counterexample_name(failure)}-{_digest(pinned)}",
-        "title": title[:200],
+        "title": scenario_title(rule, divergence, local, seed),
         "rules": [rule],
         "source": f"oracle fuzz --impl {impl}: shrunk {failure.mode} failure of {failure.invariant} "
                   f"({len(actions)} actions), replayed in lock-step with the reference",
@@ -201,6 +201,59 @@ _ENGINE_DOES = {"rejected": "accepts", "probe": "accepts", "accepted": "rejects"
                 "decision": "differs"}
 """What the engine does, by the kind of divergence (a legal-action difference: ``accepts`` when it lists an illegal
 action, else ``rejects``), as the causes' verdicts say it (docs/reports.md, Causes)."""
+
+
+def _state_differs(d: Divergence) -> str:
+    return f"{d.field} differs from the reference {_last(d.action)}"
+
+
+def _decision_differs(d: Divergence) -> str:
+    return (f"the engine asks {show_decision(d.actual)} where the reference asks {show_decision(d.expected)}, "
+            f"{_last(d.action)}")
+
+
+def _legal_differs(d: Divergence) -> str:
+    listed = [f"{len(d.extra)} illegal action(s) listed, e.g. {compact(d.extra[0])}"] if d.extra else []
+    unlisted = [f"{len(d.missing)} legal action(s) not listed, e.g. {compact(d.missing[0])}"] if d.missing else []
+    return "; ".join(listed + unlisted) or "the legal actions differ"
+
+
+def _illegal_accepted(d: Divergence) -> str:
+    code = (d.rejection or {}).get("code")
+    return f"the engine accepts {compact(d.action)}, which the reference rejects" + (f" ({code})" if code else "")
+
+
+def _legal_rejected(d: Divergence) -> str:
+    return f"the engine rejects {compact(d.action)}, which the reference accepts"
+
+
+def _changed_rejecting(d: Divergence) -> str:
+    return f"the engine changes {d.field} while it rejects {compact(d.action)}"
+
+
+def _last(action: JSON | None) -> str:
+    return "at the start" if action is None else f"on {compact(action)}"
+
+
+_WHAT_DIVERGED: dict[str, Callable[[Divergence], str]] = {
+    "state": _state_differs, "decision": _decision_differs, "legal": _legal_differs, "rejected": _illegal_accepted,
+    "probe": _illegal_accepted, "accepted": _legal_rejected, "changed": _changed_rejecting,
+}
+"""What diverged, in a few words, by the kind of divergence (values as the console shows them, never as Python)."""
+
+TITLE_LENGTH = 200
+
+
+def scenario_title(rule: str, divergence: Divergence, steps: int, seed: int | None = None) -> str:
+    """``PAY-3: the engine accepts summon p1 base-fire-02 payment=b2, which the reference rejects
+    (PAYMENT_SUPERFLUOUS_STONE), after 18 steps, seed 0``: the rule the scenario pins, what diverged, the steps the
+    scenario plays before it and the ``oracle fuzz --seed`` that found it (when a fuzz run did)."""
+    what = _WHAT_DIVERGED.get(divergence.kind, _legal_rejected)(divergence)
+    found = f", after {steps} step{'s' * (steps != 1)}" + (f", seed {seed}" if seed is not None else "")
+    room = TITLE_LENGTH - len(rule) - len(found) - 2
+    if len(what) > room:
+        what = what[: room - 1].rstrip(" ,;(") + "…"
+    return f"{rule}: {what}{found}"
 
 
 def pinned_rule(failure: Failure) -> str:
@@ -242,10 +295,10 @@ class Saved:
 
 
 def save_counterexample(directory: Path, failure: Failure, impl: str, factory: Callable[[], Any] | None = None,
-                        timeout: float = 5.0) -> Saved:
+                        timeout: float = 5.0, seed: int | None = None) -> Saved:
     """Save ``failure`` into ``directory``: as a scenario when one loads and shows it (:func:`write_scenario`), else
     as its raw trace with the reason (:func:`write_trace`)."""
-    path, why_not = write_scenario(directory, failure, impl, factory, timeout)
+    path, why_not = write_scenario(directory, failure, impl, factory, timeout, seed)
     if path is not None:
         return Saved(path, True)
     return Saved(write_trace(directory, failure, impl, why_not), False, why_not)
@@ -263,14 +316,14 @@ def write_trace(directory: Path, failure: Failure, impl: str, why_not: str) -> P
 
 
 def write_scenario(directory: Path, failure: Failure, impl: str, factory: Callable[[], Any] | None = None,
-                   timeout: float = 5.0) -> tuple[Path | None, str]:
+                   timeout: float = 5.0, seed: int | None = None) -> tuple[Path | None, str]:
     """Write the failure's scenario into ``directory`` (created if needed): its path, or None and why not.
 
     With ``factory``, the file is kept only if ``oracle check`` runs it as it is: it must pass on the
     reference engine and fail on the engine under test (a difference that only ``new_game`` shows, for
     one, cannot be a scenario: a scenario starts by loading its position).
     """
-    scenario = build_scenario(failure, impl)
+    scenario = build_scenario(failure, impl, seed)
     if scenario is None:
         return None, "no divergence from the reference to pin"
     try:

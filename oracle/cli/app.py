@@ -14,8 +14,10 @@ import typer
 from oracle.cli.check import check_command
 from oracle.cli.expectations import app as expectations_app
 from oracle.cli.fuzz import fuzz_command
+from oracle.cli.kit import kit_app
 from oracle.cli.report import report_app, selftest_command
 from oracle.cli.rulebook import rulebook_command
+from oracle.cli.rules import rules_command
 from oracle.cli.scenarios import app as scenarios_app
 from oracle.cli.serve import serve_command
 from oracle.cli.z3 import z3_app
@@ -28,23 +30,27 @@ from oracle.core.narrate import action_text, event_text
 from oracle.engines.connect import DEFAULT_IMPL, EngineUnderTest
 from oracle.engines.harness import Subject
 from oracle.engines.play import GameStuck, choose_action, new_setup
+from oracle.reports.data_json import cards_document, document_text
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,  # click's layout: at 80 columns the descriptions keep 44 (rich's table left them 19)
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120},
     help="Vale Oracle: check any implementation of The Vale of Eternity against the rules.",
 )
 
-app.add_typer(scenarios_app, name="scenarios")
-app.add_typer(z3_app, name="z3")
-app.add_typer(expectations_app, name="expectations")
-app.command("fuzz")(fuzz_command)
-app.add_typer(report_app, name="report")
-app.command("selftest")(selftest_command)
-app.command("check")(check_command)
-app.command("serve")(serve_command)
-app.command("rulebook")(rulebook_command)
+app.add_typer(scenarios_app, name="scenarios", short_help="Validate and read the scenario files.")
+app.add_typer(z3_app, name="z3", short_help="Z3 models: proofs, engine conformance, boundary cases.")
+app.add_typer(expectations_app, name="expectations", short_help="Keep an expectations file current.")
+app.command("fuzz", short_help="Fuzz an engine in lock-step with the reference.")(fuzz_command)
+app.add_typer(report_app, name="report", short_help="Turn JSON reports into an HTML site or a badge.")
+app.command("selftest", short_help="Check the oracle itself against its broken fixtures.")(selftest_command)
+app.command("check", short_help="Check an engine against the rules.")(check_command)
+app.command("serve", short_help="Serve an engine over the wire protocol on stdin/stdout.")(serve_command)
+app.command("rulebook", short_help="Write the rulebook as a static site.")(rulebook_command)
+app.command("rules", short_help="List the rules, as text or JSON.")(rules_command)
+app.add_typer(kit_app, name="kit", short_help="Write an engine author's kit (Node.js).")
 
 
 def _print_version(value: bool) -> None:
@@ -71,28 +77,27 @@ def cards_command(
     effect: Annotated[str | None, typer.Option(help="instant, permanent or active")] = None,
     name: Annotated[str | None, typer.Option(help="name contains this text")] = None,
     expansion: Annotated[bool, typer.Option(help="include the Artifacts expansion cards")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the cards as one JSON document "
+                                          "(oracle/schemas/cards.schema.json)")] = False,
 ) -> None:
     """List cards, optionally filtered."""
     if family is not None and family not in {f.value for f in Family}:
         raise fail(f"--family {family!r}: expected one of fire, water, earth, wind, dragon")
     if effect is not None and effect not in ("instant", "permanent", "active"):
         raise fail(f"--effect {effect!r}: expected instant, permanent or active")
-    shown = 0
-    for card in catalogue().in_sets(["base", "artifacts"] if expansion else ["base"]):
-        if family and card.family.value != family:
-            continue
-        if cost is not None and card.cost != cost:
-            continue
-        if effect and effect not in {t.value for t in card.effect_types}:
-            continue
-        if name and name.casefold() not in card.name.casefold():
-            continue
+    chosen = [card for card in catalogue().in_sets(["base", "artifacts"] if expansion else ["base"])
+              if (not family or card.family.value == family) and (cost is None or card.cost == cost)
+              and (not effect or effect in {t.value for t in card.effect_types})
+              and (not name or name.casefold() in card.name.casefold())]
+    if as_json:
+        typer.echo(document_text(cards_document(chosen)), nl=False)
+        return
+    for card in chosen:
         kinds = "/".join(sorted(t.value for t in card.effect_types))
         typer.echo(f"{card.id:16} {card.name:20} {card.family.value:7} cost {card.cost:>2}  {kinds}")
         for text in card.effects:
             typer.echo(f"{'':18}{text.type.value}: {text.text}")
-        shown += 1
-    typer.echo(f"{shown} card(s)")
+    typer.echo(f"{len(chosen)} card(s)")
 
 
 def _load_subject(impl: str, timeout: float) -> Subject:
@@ -104,7 +109,7 @@ def _load_subject(impl: str, timeout: float) -> Subject:
         raise fail(f"--impl {impl}: {describe_fault(fault)}") from None
 
 
-@app.command("play")
+@app.command("play", short_help="Play a game of random legal choices, step by step.")
 def play_command(
     players: Annotated[int, typer.Option(help="number of players, 2 to 4")] = 2,
     seed: Annotated[int, typer.Option(help="seed for the deck, the shuffles and every choice")] = 1,

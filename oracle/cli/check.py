@@ -11,6 +11,7 @@ and a report that cannot be written at the end is reported after the summary.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import sys
 import time
 from collections.abc import Callable
@@ -21,14 +22,25 @@ from pathlib import Path
 import typer
 
 import oracle.cli.check_options as opt
+from oracle.cli.colour import check_echo
 from oracle.cli.console import failure_lines
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
+from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
-from oracle.reports.common import RunInfo, exit_code, failed_results, failing, summary_line, verdict
+from oracle.reports.common import (
+    RunInfo,
+    ShardRecord,
+    exit_code,
+    failed_results,
+    failing,
+    load_line,
+    summary_line,
+    verdict,
+)
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
@@ -156,8 +168,13 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
     if run.legal_share is not None:
         echo(run.legal_share.text())
     echo(f"{head} in {run.duration:.1f} s")
+    if load_line(results):
+        echo(load_line(results))
     if run.stopped:
         echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")
+    elif run.held_nothing:
+        echo(f"shard {run.shard.shard.text if run.shard else ''} was dealt none of the checks: nothing to run "
+             "(exit 0; the other shards have the work)")
     elif empty:
         echo("every check is unsupported or not applicable for this engine: nothing ran"
              + (" (--allow-empty: exit 0)" if run.allow_empty else " (exit 4; --allow-empty makes it 0)"))
@@ -176,6 +193,7 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
     validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,
     budget_scale: opt.BudgetScaleOption = None, legal_share: opt.LegalShareOption = None,
+    shard: opt.ShardOption = None,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
@@ -188,7 +206,7 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     with signals.caught():
         clock = Clock.start()
         request = CheckRequest.from_cli(**asked)
-        echo: Echo = (lambda text: typer.echo(text, err=True)) if request.reports.json_to_stdout else typer.echo
+        echo: Echo = check_echo(err=request.reports.json_to_stdout)
         ran = Ran(Collected({}, request.max_failures, request.fail_on_unsupported))
         status = run_request(request, signals, echo, ran)
         raise typer.Exit(report_run(request, ran, status, clock, echo))
@@ -221,6 +239,32 @@ class Ran:
     """The factor of the run's fixed budgets (None until the engine has started)."""
     share: LegalShare | None = None
     """The share of decisions compared with the engine's complete legal set (None until the engine has started)."""
+    dealt: Dealt | None = None
+    """With ``--shard``: the whole plan and where this shard's units sit in it."""
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A shard's part of the whole plan: the whole plan's checks and digest, and the index in the whole plan of
+    each of this shard's units (``--shard``, :mod:`oracle.core.shards`)."""
+
+    shard: Shard
+    planned: int
+    plan_sha256: str
+    places: tuple[int, ...]
+
+    @classmethod
+    def deal(cls, shard: Shard, units: list[AnyUnit]) -> Dealt:
+        """Deal the units of the whole plan: this shard's are those whose id (``suite/key``) it holds."""
+        ids = "\n".join(c.id for unit in units for c in unit.wanted)
+        return cls(shard, sum(len(u.wanted) for u in units), hashlib.sha256(ids.encode("utf-8")).hexdigest(),
+                   tuple(n for n, unit in enumerate(units) if shard.holds(unit.name)))
+
+    def record(self, collected: Collected, units: list[AnyUnit], not_run: list[int]) -> ShardRecord:
+        """Where each result and each check not run sits in the whole plan (its unit's index there)."""
+        return ShardRecord(self.shard, self.planned, self.plan_sha256,
+                           tuple(self.places[i] for i in sorted(collected.by_unit) for _ in collected.by_unit[i]),
+                           tuple(self.places[i] for i in not_run for _ in units[i].wanted))
 
 
 def budget_scale(given: float | None, supervisor: Supervisor) -> BudgetScale:
@@ -253,6 +297,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
         options = dataclasses.replace(request.options, budget_scale=ran.scale.factor, legal_share=ran.share.share)
         supervisor.set_options(options)
         plan = plan_named(PlanContext(request.impl, handshake, options), request.to_plan)
+        request.refuse_unmatched_selects(plan)
         planned = plan.narrowed(request.chosen, options)
         request.refuse_empty(planned)
         expected = request.expected_failures(plan)
@@ -260,6 +305,11 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
         ran.suites = [name for name in request.chosen if planned[name]]
         echo(f"oracle check: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({request.impl}), "
              f"suites: {', '.join(ran.suites)}, {sum(len(u.wanted) for u in ran.units)} checks")
+        if request.shard is not None:
+            ran.dealt = Dealt.deal(request.shard, ran.units)
+            ran.units = [ran.units[n] for n in ran.dealt.places]
+            echo(f"shard {request.shard.text}: {len(ran.units)} unit(s), {sum(len(u.wanted) for u in ran.units)} "
+                 f"of the {ran.dealt.planned} checks")
         ran.collected = Collected(expected, request.max_failures, request.fail_on_unsupported)
         progress = CheckProgress(sum(len(u.wanted) for u in ran.units), sys.stderr)
         try:
@@ -284,7 +334,8 @@ def report_run(request: CheckRequest, ran: Ran, status: RunStatus, clock: Clock,
                   started=clock.started_at, duration=clock.seconds(), options=request.report_options(),
                   stopped=f"stopped by {signal_name}" if signal_name else status.stopped, signal=signal_name,
                   not_run=not_run, fail_on_unsupported=request.fail_on_unsupported, allow_empty=request.allow_empty,
-                  budget_scale=ran.scale, legal_share=ran.share)
+                  budget_scale=ran.scale, legal_share=ran.share,
+                  shard=ran.dealt.record(ran.collected, ran.units, status.not_run) if ran.dealt else None)
     print_summary(results, run, echo)
     problems = write_reports(request.reports, results, run, echo)
     for problem in problems:

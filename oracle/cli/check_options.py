@@ -77,3 +77,6 @@ ValidateProtocol = Annotated[bool, typer.Option(metavar="",
     help="validate every message a cmd: engine sends against the wire JSON Schemas (slow)")]
 Variant = Annotated[list[str] | None, typer.Option(metavar="RULE=VALUE",
     help="check the reference playing this rule variant, RULE=VALUE (repeatable; see oracle/data/rules.toml)")]
+ShardOption = Annotated[str | None, typer.Option("--shard", metavar="K/N",
+    help="run only shard K of N: the units whose id's SHA-256 falls to K (docs/scaling.md); "
+    "`oracle report merge` joins the N reports into the whole run's")]

@@ -1,7 +1,8 @@
 """``oracle expectations update REPORT.json [--file known-failures.toml]``: keep a known-failures file current.
 
 From a JSON report (``oracle check --report-json``) the file keeps every entry whose check still fails,
-with its reason, comments and place; gains an entry for each new failure with a placeholder reason
+with its reason, comments and place (the file is edited with tomlkit, so the rest of it stays as the user
+wrote it); gains an entry for each new failure with a placeholder reason
 (``TODO: …``, accepted by ``oracle check --expectations`` and easy to find); and loses the entries of checks
 that now pass, one line each. Entries for checks the report does not contain, or that it shows as
 unsupported or not applicable, stay. Reports of every format this oracle wrote are read (format 1 too).
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -21,7 +22,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import jsonschema
+import tomlkit
 import typer
+from tomlkit.container import Container
+from tomlkit.items import AoT, Comment, Null, Table, Whitespace
+from tomlkit.toml_document import TOMLDocument
 
 from oracle.core.exits import bad_input
 from oracle.core.nesting import Syntax, too_deep
@@ -40,7 +45,7 @@ app = typer.Typer(
 PLACEHOLDER = "TODO:"
 DEFAULT_FILE = Path("known-failures.toml")
 LOCATION = re.compile(r"^\S+:\d+: ")
-HEADER = re.compile(r"^\s*\[\[\s*expected_failure\s*\]\]\s*(#.*)?$")
+KEY = "expected_failure"
 FILE_PREAMBLE = (
     "# Known failures for `oracle check --expectations` (docs/reports.md), kept current by\n"
     "# `oracle expectations update REPORT.json`. Replace each TODO reason with why the check fails.\n"
@@ -83,15 +88,6 @@ class Reported:
 class Entry:
     id: str
     reason: str
-
-
-@dataclass(frozen=True)
-class Block:
-    """The lines of one ``[[expected_failure]]`` table, with the comments just above it: [start, end)."""
-
-    id: str
-    start: int
-    end: int
 
 
 @dataclass(frozen=True)
@@ -187,30 +183,6 @@ def _listed_ids(text: str) -> set[str]:
     return {e["id"] for e in raw if isinstance(e, dict) and isinstance(e.get("id"), str)}
 
 
-def blocks(text: str) -> list[Block] | None:
-    """Each entry's lines in ``text``, or None when the file is not laid out as one table per entry."""
-    lines = text.splitlines(keepends=True)
-    headers = [i for i, line in enumerate(lines) if HEADER.match(line)]
-    starts: list[int] = []
-    for header in headers:
-        start = header
-        while start > 0 and lines[start - 1].lstrip().startswith("#"):
-            start -= 1
-        starts.append(header if start == 0 and not starts else start)
-    found = []
-    for n, start in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        try:
-            tables = tomllib.loads("".join(lines[start:end])).get("expected_failure")
-        except tomllib.TOMLDecodeError:
-            return None
-        if (not isinstance(tables, list) or len(tables) != 1 or not isinstance(tables[0], dict)
-                or not isinstance(tables[0].get("id"), str)):
-            return None
-        found.append(Block(tables[0]["id"], start, end))
-    return found
-
-
 def placeholder_reason(check: Reported) -> str:
     if check.listed_reason is not None:
         return check.listed_reason
@@ -218,49 +190,110 @@ def placeholder_reason(check: Reported) -> str:
     return f"{PLACEHOLDER} say why this check is expected to fail ({check.outcome}{': ' + message if message else ''})"
 
 
-def toml_string(value: str) -> str:
-    """``value`` as a TOML basic string."""
-    escapes = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-    out = []
-    for char in value:
-        if char in escapes:
-            out.append(escapes[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04X}")
+def _comment_run(container: Container) -> list[tuple[int, Comment]]:
+    """The comment lines that end ``container`` before its tables (their places in its body, and the comments): in
+    the TOML that tomlkit reads, the comments just above a table's header are the last lines of what precedes it."""
+    body = container.body
+    end = next((place for place, (_, item) in enumerate(body) if isinstance(item, AoT)), len(body))
+    run: list[tuple[int, Comment]] = []
+    for place in range(end - 1, -1, -1):
+        key, item = body[place]
+        if isinstance(item, Null):
+            continue
+        if key is not None or not isinstance(item, Comment):
+            break
+        run.insert(0, (place, item))
+    return run
+
+
+def _drop_tables(document: TOMLDocument, tables: AoT, dropped: Collection[str]) -> TOMLDocument:
+    """``document`` without the tables of the ``dropped`` ids and the comments just above each; the comments just
+    above the next table move up to stay with it (the comments that open the file stay as the file's own)."""
+    holders: list[Container] = [document, *(table.value for table in tables.body)]
+    for index in range(len(tables.body) - 1, -1, -1):
+        if tables.body[index].get("id") not in dropped:
+            continue
+        holder = holders[index]
+        own_lead = _comment_run(holder)
+        if not (index == 0 and own_lead and own_lead[0][0] == 0):
+            for place, _ in own_lead:
+                holder.body[place] = (None, Null())
+        next_lead = [comment for _, comment in _comment_run(holders[index + 1])]
+        if index == 0:
+            holders[0] = document = _with_comments_before(document, tables, next_lead)
         else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+            for comment in next_lead:
+                holder.add(comment)
+        del tables[index]
+        del holders[index + 1]
+    return document
 
 
-def entry_text(entry: Entry) -> str:
-    return f"[[expected_failure]]\nid = {toml_string(entry.id)}\nreason = {toml_string(entry.reason)}\n"
+def _with_comments_before(document: TOMLDocument, tables: AoT, comments: Sequence[Comment]) -> TOMLDocument:
+    """``document`` (comments and the expected_failure tables) with ``comments`` just above its first table."""
+    rebuilt = tomlkit.document()
+    for item in [*_own_lines(document), *comments]:
+        rebuilt.add(item)
+    rebuilt.append(KEY, tables)
+    return rebuilt
+
+
+def _own_lines(document: TOMLDocument) -> list[Comment | Whitespace]:
+    """The comments and blank lines of ``document`` outside its tables (above the first)."""
+    return [item for key, item in document.body if key is None and isinstance(item, Comment | Whitespace)]
+
+
+def _append(tables: AoT, before: str, entries: Sequence[Entry]) -> None:
+    """A table for each of ``entries`` after the last one, each after a blank line (``before``: the text above the
+    first); the blank line is the table's leading whitespace, as tomlkit lays out the tables it adds itself."""
+    for entry in entries:
+        table = _entry_table(entry)
+        tables.append(table)
+        if before and not before.endswith("\n\n") and "\n" not in table.trivia.indent:
+            table.trivia.indent = "\n" + table.trivia.indent
+        before = table.as_string()
+
+
+def _entry_table(entry: Entry) -> Table:
+    table = tomlkit.table()
+    table.add("id", entry.id)
+    table.add("reason", entry.reason)
+    return table
+
+
+def _updated_toml(text: str | None, dropped: Collection[str], new_entries: Sequence[Entry]) -> tuple[str, bool]:
+    """The file's text after the update, and whether it had to be laid out anew (not one table per entry)."""
+    document = tomlkit.parse(text) if text is not None else tomlkit.parse(FILE_PREAMBLE)
+    tables = document.get(KEY)
+    relaid = text is not None and tables is not None and not isinstance(tables, AoT)
+    if relaid:
+        kept = [Entry(e["id"], e["reason"]) for e in document.unwrap()[KEY] if e["id"] not in dropped]
+        return _updated_toml(None, (), [*kept, *new_entries])[0], True
+    if not isinstance(tables, AoT):
+        tables = tomlkit.aot()
+        document.append(KEY, tables)
+    document = _drop_tables(document, tables, dropped)
+    above = tables.body[-1].value.as_string() if tables.body else "".join(i.as_string() for i in _own_lines(document))
+    _append(tables, above, new_entries)
+    if not tables.body:
+        document.remove(KEY)
+    out = document.as_string()
+    if dropped:
+        out = out.rstrip("\n") + "\n" if out.strip() else ""
+    return out, False
 
 
 def plan_update(text: str | None, entries: Sequence[Entry], report: Sequence[Reported]) -> Update:
-    """The new file text: failing entries kept in place, passing ones dropped, new failures appended."""
+    """The new file text: failing entries kept in place with their comments, passing ones dropped, new failures
+    appended."""
     by_id = {check.id: check for check in report}
     listed = {entry.id for entry in entries}
     dropped = tuple(e.id for e in entries if e.id in by_id and by_id[e.id].verdict is Verdict.PASSES)
     kept = tuple(e.id for e in entries if e.id not in dropped)
     absent = tuple(e for e in kept if e not in by_id)
     added = tuple(c for c in report if c.verdict is Verdict.FAILS and c.id not in listed)
-    new_entries = [Entry(c.id, placeholder_reason(c)) for c in added]
-    layout = blocks(text) if text is not None else []
-    relaid = layout is None or [b.id for b in layout] != [e.id for e in entries]
-    if text is None:
-        body = FILE_PREAMBLE
-    elif relaid:
-        body = FILE_PREAMBLE + "".join("\n" + entry_text(e) for e in entries if e.id not in dropped)
-    else:
-        lines = text.splitlines(keepends=True)
-        gone = {i for b in layout or [] if b.id in dropped for i in range(b.start, b.end)}
-        body = "".join(line for i, line in enumerate(lines) if i not in gone)
-        if gone:
-            body = body.rstrip("\n") + "\n" if body.strip() else ""
-    if new_entries and body and not body.endswith("\n"):
-        body += "\n"
-    body += "".join("\n" + entry_text(e) for e in new_entries)
-    return Update(body, kept, added, dropped, absent, relaid and text is not None and body != text)
+    body, relaid = _updated_toml(text, frozenset(dropped), [Entry(c.id, placeholder_reason(c)) for c in added])
+    return Update(body, kept, added, dropped, absent, relaid and body != text)
 
 
 @app.command("update")

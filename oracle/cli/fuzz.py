@@ -20,16 +20,19 @@ import oracle.cli.fuzz_options as opt
 from oracle.cli.check import budget_scale as check_scale
 from oracle.cli.check import legal_share as check_share
 from oracle.cli.check import start_engine
+from oracle.cli.fuzz_corpus import compact_corpus, refuse_invalid_corpus, replay_corpus
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult
 from oracle.core.rules import rules
+from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.legal_share import LegalShare
 from oracle.engines.legal_share import given_problem as share_problem
 from oracle.engines.speed import BudgetScale, given_problem
-from oracle.reports.common import RunInfo, exit_code
+from oracle.reports.common import RunInfo, exit_code, failed_results, one_line
 from oracle.reports.sanitize import clean_result, clean_text
+from oracle.run.request import parse_shard
 from oracle.run.supervisor import RunStatus, Supervisor
 from oracle.suites.registry import AnyUnit, CheckOptions
 from vale_invariants.catalog import ALL_NAMES
@@ -134,20 +137,24 @@ def fuzz_command(
     junit_xml: opt.JunitXml = None,
     markdown: opt.Markdown = None,
     progress: opt.Progress = None,
+    shard: opt.Shard = None,
+    corpus: opt.Corpus = None,
 ) -> None:
     """Fuzz an engine: random games with invariants checked after every step, in lock-step with the reference."""
     config = fuzz_config(
         games=games, time_budget=time_budget, seed=seed, players=players, save_failures=save_failures,
         check=check, old_check=old_check, game_modes=game_modes, old_game_modes=old_game_modes, invariant=invariant,
         positions=positions, shrink_examples=shrink_examples, old_shrink_time=old_shrink_time,
-        max_failures=max_failures, set_aside=set_aside, timeout=timeout, start_timeout=start_timeout)
+        max_failures=max_failures, set_aside=set_aside, timeout=timeout, start_timeout=start_timeout, shard=shard,
+        corpus=corpus)
     if budget_scale is not None and given_problem(budget_scale):
         raise _bad(given_problem(budget_scale))
     if legal_share is not None and share_problem(legal_share):
         raise _bad(share_problem(legal_share))
     fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress, budget_scale, legal_share)
     fuzzed.print()
-    run = fuzzed.run_info(impl, config)
+    compact_corpus(config)
+    run = fuzzed.run_info(impl, fuzzed.config)
     _write_reports(fuzzed.results, run, report_json, junit_xml, markdown)
     raise typer.Exit(exit_code(fuzzed.results, run))
 
@@ -172,7 +179,7 @@ def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, play
                 check: str | None, old_check: str | None, game_modes: str | None, old_game_modes: str | None,
                 invariant: list[str] | None, positions: bool, shrink_examples: int | None,
                 old_shrink_time: float | None, max_failures: int, set_aside: list[str] | None, timeout: float,
-                start_timeout: float) -> FuzzConfig:
+                start_timeout: float, shard: str | None = None, corpus: Path | None = None) -> FuzzConfig:
     """The fuzz run the options ask for, or bad input (exit 2) naming the first option at fault."""
     from vale_invariants.fuzz import ALL_MODES, MODES, FuzzConfig
 
@@ -204,11 +211,17 @@ def fuzz_config(*, games: int | None, time_budget: float | None, seed: int, play
     unknown_rules = [r for r in set_aside or () if r not in known_rules]
     if unknown_rules:
         raise _bad(f"--set-aside {unknown_rules[0]!r}: not a rule id of the catalogue (oracle/data/rules.toml)")
+    if corpus is not None and save_failures is not None:
+        raise _bad("--corpus DIR saves the counterexamples into DIR (as --save-failures does): give only one")
+    if corpus is not None and corpus.exists() and not corpus.is_dir():
+        raise _bad(f"--corpus {corpus}: not a directory")
+    if corpus is not None:
+        refuse_invalid_corpus(corpus)
     return FuzzConfig(
         games=games if games is not None or time_budget is not None else DEFAULT_GAMES,
         seconds=time_budget, seed=seed, players=player_counts, mode=mode, invariants=chosen,
         shrink_examples=shrink, max_failures=max_failures, timeout=timeout, start_timeout=start_timeout,
-        save_failures=save_failures,
+        save_failures=corpus if corpus is not None else save_failures, shard=parse_shard(shard) or Shard(),
         positions=positions, modes=played_modes, set_aside=tuple(set_aside or ()),
     )
 
@@ -219,6 +232,8 @@ class _Fuzzed:
     fuzzer's report (when its worker sent it back), and when it started."""
 
     handshake: Handshake
+    config: FuzzConfig
+    """The run as played (with the rules of the corpus's causes set aside)."""
     unit: AnyUnit
     results: list[CheckResult]
     status: RunStatus
@@ -229,8 +244,10 @@ class _Fuzzed:
     share: LegalShare
 
     def print(self) -> None:
-        from vale_invariants.fuzz import FuzzReport
+        from vale_invariants.fuzz import SUITE, FuzzReport
 
+        for result in failed_results(r for r in self.results if r.suite != SUITE):
+            typer.echo(f"{result.outcome.value.upper():16} {result.id} (corpus): {one_line(result)}")
         if isinstance(self.report, FuzzReport):
             _print(self.report)
         else:
@@ -244,11 +261,13 @@ class _Fuzzed:
         stopped, handshake = self.status.stopped, self.handshake
         return RunInfo(
             engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
-            suites=(SUITE,), started=self.started_at, duration=time.perf_counter() - self.started,
+            suites=tuple(dict.fromkeys((*(r.suite for r in self.results), SUITE))), started=self.started_at,
+            duration=time.perf_counter() - self.started,
             options={"games": config.games, "time": config.seconds, "seed": config.seed,
                      "players": list(config.players), "mode": config.mode,
                      "shrink_examples": config.shrink_examples,
-                     "positions": config.positions},
+                     "positions": config.positions, "shard": None if config.shard.whole else config.shard.text,
+                     "set_aside": list(config.set_aside)},
             stopped=f"stopped by {stopped}" if stopped in ("SIGINT", "SIGTERM") else stopped,
             signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",
             not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (), budget_scale=self.scale,
@@ -268,10 +287,8 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
     if config.seconds is not None:
         budget += (" or " if budget else "") + f"{config.seconds:g} s"
     bar = _Progress(config.games, config.seconds, show_progress)
-    supervisor = Supervisor(impl, config.timeout, CheckOptions(timeout=config.timeout,
-                                                               start_timeout=config.start_timeout,
-                                                               players=config.players), progress=bar,
-                            reap_descendants=True)
+    options = CheckOptions(timeout=config.timeout, start_timeout=config.start_timeout, players=config.players)
+    supervisor = Supervisor(impl, config.timeout, options, progress=bar, reap_descendants=True)
     try:
         handshake = start_engine(supervisor)
         declared = [m for m in config.modes if m == "base" or getattr(handshake, m, False)]
@@ -283,10 +300,10 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
         started_at = datetime.now(UTC)
         started = time.perf_counter()
         scale = check_scale(budget_scale, supervisor)
+        results, config = replay_corpus(supervisor, impl, handshake, config, options)
         share = check_share(given_share, scale)
         config = dataclasses.replace(config, legal_share=share.share)
         unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce(), scale=scale.factor)
-        results: list[CheckResult] = []
 
         def collect(index: int, found: list[CheckResult]) -> bool:
             results.extend(clean_result(r) for r in found)
@@ -296,7 +313,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
     finally:
         bar.close()
         supervisor.close()
-    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started, scale,
+    return _Fuzzed(handshake, config, unit, results, status, supervisor.attachments.get(0), started_at, started, scale,
                    share)
 
 

@@ -60,3 +60,9 @@ JunitXml = Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUn
 Markdown = Annotated[Path | None, typer.Option(metavar="FILE", help="write a Markdown summary here")]
 Progress = Annotated[bool | None, typer.Option(metavar="",
     help="show a progress line on stderr (default: when stderr is a terminal)")]
+Shard = Annotated[str | None, typer.Option("--shard", metavar="K/N",
+    help="play shard K of N: the batches of games numbered K-1, K-1+N, ... (no two shards share a seed), each shard "
+    "with the whole --games or --time budget (docs/scaling.md)")]
+Corpus = Annotated[Path | None, typer.Option(metavar="DIR",
+    help="a corpus of counterexamples: replay every scenario saved in DIR first, then fuzz, and save each new "
+    "counterexample there (as --save-failures does) unless its cause is already in DIR")]

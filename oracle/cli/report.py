@@ -18,11 +18,12 @@ from oracle.core.exits import EXIT_FAILED, EXIT_OK, bad_input
 report_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Turn JSON reports (oracle check --report-json) into a static HTML site or a badge (docs/html.md).",
+    help="Turn JSON reports (oracle check --report-json) into a static HTML site or a badge (docs/html.md), or merge "
+    "the reports of a run's shards (docs/scaling.md).",
 )
 
 
-@report_app.command("html")
+@report_app.command("html", short_help="Write a self-contained HTML site of reports.")
 def html_command(
     reports: Annotated[list[Path], typer.Argument(metavar="REPORT.json...", help="one or more JSON reports")],
     out: Annotated[Path, typer.Option("-o", "--out", help="directory to write the site into")],
@@ -43,7 +44,7 @@ def html_command(
                f"in {time.perf_counter() - started:.1f} s")
 
 
-@report_app.command("badge")
+@report_app.command("badge", short_help="Write a shields.io endpoint file for a badge.")
 def badge_command(
     report: Annotated[Path, typer.Argument(metavar="REPORT.json", help="a JSON report")],
     out: Annotated[Path, typer.Option("-o", "--out", help="the shields.io endpoint file to write")],
@@ -61,6 +62,32 @@ def badge_command(
     except OSError as exc:
         raise bad_input(f"cannot write {out}: {exc.strerror}") from None
     typer.echo(f"wrote {out}: {badge_json(loaded, label)['message']}")
+
+
+@report_app.command("merge", short_help="Merge the reports of a run's shards into one report.")
+def merge_command(
+    reports: Annotated[list[Path] | None, typer.Argument(metavar="REPORT.json...",
+        help="the JSON reports of the N shards of one run (oracle check --shard K/N --report-json)")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", metavar="FILE", help="write the merged JSON report here")]
+    = None,
+    junit_xml: Annotated[Path | None, typer.Option(metavar="FILE", help="write a JUnit XML report here")] = None,
+    markdown: Annotated[Path | None, typer.Option(metavar="FILE", help="write a Markdown summary here")] = None,
+    corpus: Annotated[Path | None, typer.Option(metavar="DIR",
+        help="join the corpora of --corpus-from into DIR, one counterexample per cause (oracle fuzz --corpus)")]
+    = None,
+    corpus_from: Annotated[list[Path] | None, typer.Option(metavar="DIR",
+        help="a shard's corpus, or a folder of them (repeatable)")] = None,
+) -> None:
+    """Merge the shards' reports into the unsharded run's: its verdict, causes and exit code (docs/scaling.md)."""
+    from oracle.cli.merge import merge_corpora, merge_run
+
+    if corpus_from and corpus is None:
+        raise bad_input("--corpus-from needs --corpus DIR, the corpus to join them into")
+    if not reports and corpus is None:
+        raise bad_input("give the shards' JSON reports (REPORT.json...), or --corpus DIR to join corpora")
+    if corpus is not None:
+        merge_corpora(corpus, corpus_from or [])
+    raise typer.Exit(merge_run(reports or [], out, junit_xml, markdown) if reports else EXIT_OK)
 
 
 def selftest_command(

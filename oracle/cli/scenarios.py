@@ -33,7 +33,7 @@ def _directory(directory: Path | None) -> Path:
     return chosen
 
 
-@app.command("lint")
+@app.command("lint", short_help="Validate scenario files; print each error located.")
 def lint_command(
     paths: Annotated[list[Path] | None, typer.Argument(
         metavar="PATH", help="scenario files or directories (default: the repository's scenarios)")] = None,
@@ -74,7 +74,7 @@ def lint_command(
     typer.echo(f"{valid} scenario(s) valid in {where}")
 
 
-@app.command("show")
+@app.command("show", short_help="Print one scenario readably.")
 def show_command(
     scenario_id: Annotated[str, typer.Argument(metavar="ID", help="the scenario id")],
     scenarios: Annotated[Path | None, typer.Option(metavar="DIR",

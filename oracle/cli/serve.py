@@ -27,10 +27,11 @@ def serve_command(
         help="serve the engine without the try_actions capability: the oracle then applies each action it judges "
              "on a copy (docs/performance.md)")] = False,
 ) -> None:
-    """Serve an engine on stdin/stdout in the JSON-lines wire protocol (docs/wire.md); its prints go to stderr.
+    """Serve an engine on stdin/stdout in the wire protocol (docs/wire.md); its prints go to stderr.
 
+    Each request is answered in its own envelope: JSON lines (1.x) or JSON-RPC 2.0 (2.0).
     Drive the reference from another language's test suite, or check the wire itself:
-    oracle check --impl 'cmd:oracle serve'.
+    oracle check --impl 'cmd:oracle serve' (or 'cmd+jsonrpc:oracle serve').
     """
     from oracle.engines.wire.server import serve_stdio
 

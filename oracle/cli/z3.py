@@ -33,7 +33,7 @@ z3_app = typer.Typer(
 _fail = bad_input
 
 
-@z3_app.command("prove")
+@z3_app.command("prove", short_help="Prove every named property over its bounded domain.")
 def prove_command(
     only: Annotated[list[str] | None, typer.Option(
         help="prove only the properties whose name contains this text (repeatable)")] = None,
@@ -76,7 +76,7 @@ def prove_command(
     raise typer.Exit(EXIT_OK if not failed else EXIT_FAILED)
 
 
-@z3_app.command("export")
+@z3_app.command("export", short_help="Write the boundary cases as scenario files.")
 def export_command(
     directory: Annotated[Path, typer.Argument(help="directory to write the scenario files into")],
 ) -> None:
@@ -98,7 +98,7 @@ def export_command(
     typer.echo(f"wrote {total} scenario files below {directory} in {time.perf_counter() - started:.1f} s")
 
 
-@z3_app.command("conform")
+@z3_app.command("conform", short_help="Compare an engine with the exact sets of the models.")
 def conform_command(
     impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
     full: Annotated[bool, typer.Option(help="check every case of every domain, not a sample")] = False,

@@ -16,6 +16,11 @@ DECLARED_UNSUPPORTED = "declared_unsupported"
 the capability contradicted."""
 
 
+UNLOCKED_BY_LOAD = "unlocked_by_load"
+"""Details key (true) of a check unsupported only because the engine does not declare ``load``: planned for the same
+engine with ``load`` declared too, it would run."""
+
+
 class Outcome(str, Enum):
     """How one check ended. PASS, EXPECTED_FAILURE, UNSUPPORTED and NOT_APPLICABLE are ok (nothing failed); only the
     first two ran: an unsupported or not-applicable check was not run and is never counted as passed."""

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from oracle.core.suggest import did_you_mean
+
 RULES_FILE = Path(__file__).resolve().parents[1] / "data" / "rules.toml"
 KINDS = ("rule", "ruling")
 SCOPES = ("base", "expansion")
@@ -131,7 +133,9 @@ def variant_problem(name: str, value: str) -> str:
     """Why ``name = value`` is not a variant of the catalogue ('' when it is)."""
     known = variants()
     if name not in known:
-        return f"unknown variant {name!r} (the rules catalogue has variants for {', '.join(sorted(known))})"
+        return (f"unknown variant {name!r} (the rules catalogue has variants for {', '.join(sorted(known))})"
+                f"{did_you_mean(name, known)}")
     if value not in known[name].values:
-        return f"variant {name} has no value {value!r} (its values: {', '.join(known[name].values)})"
+        return (f"variant {name} has no value {value!r} (its values: {', '.join(known[name].values)})"
+                f"{did_you_mean(value, known[name].values)}")
     return ""

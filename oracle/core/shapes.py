@@ -2,7 +2,9 @@
 
 These run on every decision, legal-action list, apply result and snapshot before the oracle uses them, so
 a malformed answer is the engine's protocol error on the check it was on, never a traceback in the oracle.
-They check shape and type only; full JSON-Schema validation is the wire protocol's ``--validate-protocol``.
+They check shape and type only; full JSON-Schema validation is the wire protocol's ``--validate-protocol``. The
+shipped schemas compiled with fastjsonschema are an order of magnitude slower on real messages
+(``ci/bench_shapes.py``), so these stay hand-written; ``tests/test_shapes_schemas.py`` pins what each refuses.
 Each function returns ``None`` when the value is well formed, else one sentence naming the field.
 """
 

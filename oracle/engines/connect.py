@@ -1,6 +1,7 @@
 """Connecting to an engine under test: the ``--impl`` forms, each turned into a factory by one entry of a table.
 
 * ``cmd:<command>``: the command runs as a wire-protocol engine (docs/wire.md, :mod:`oracle.engines.wire`);
+  ``cmd+jsonrpc:<command>`` the same, spoken to in JSON-RPC 2.0 from the first request;
 * ``package.module`` or ``package.module:factory``: the module is imported and its factory (``create`` by
   default) called in-process.
 
@@ -19,6 +20,7 @@ from typing import Any
 
 from oracle.core.faults import ImplError
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, where_raised
+from oracle.engines.near_modules import near_factories, near_modules
 from oracle.engines.wire.impl import wire_factory
 
 DEFAULT_IMPL = "oracle.reference"
@@ -37,15 +39,17 @@ def import_factory(spec: str) -> Factory:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
-        raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)") \
-            from None
+        near = near_modules(module_name, exc.name or "", spec.partition(":")[2].strip())
+        raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)"
+                        f"{near}") from None
     except Exception as exc:
         where = where_raised(exc)
         raise ImplError(f"--impl {spec!r}: importing {module_name} raised {type(exc).__name__}: {exc}{where}") \
             from None
     factory = getattr(module, factory_name, None)
     if factory is None:
-        raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}")
+        raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}"
+                        f"{near_factories(module_name, module, factory_name)}")
     if not callable(factory):
         raise ImplError(f"--impl {spec!r}: {module_name}.{factory_name} is not callable")
     return factory  # type: ignore[no-any-return]
@@ -68,6 +72,7 @@ def allow_from_working_directory(module_name: str) -> None:
 
 CONNECTORS: tuple[tuple[str, Callable[[str], Factory]], ...] = (
     ("cmd:", wire_factory),
+    ("cmd+jsonrpc:", wire_factory),
     ("", import_factory),
 )
 """Each ``--impl`` form by its prefix, the first that matches; the empty prefix (a Python module) matches all."""

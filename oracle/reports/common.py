@@ -11,7 +11,8 @@ from typing import Protocol
 from oracle.core import versions
 from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
 from oracle.core.json_types import JSON
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
+from oracle.core.shards import Shard
 from oracle.core.versions import python_version
 from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
@@ -27,6 +28,26 @@ def date_problem(text: str) -> str | None:
     except ValueError:
         return f"{text!r} is not a UTC date and time such as 2024-05-01T12:00:00Z"
     return None
+
+
+@dataclass(frozen=True)
+class ShardRecord:
+    """What a shard's report needs for ``oracle report merge`` to rebuild the whole run: which shard it was, the
+    whole plan it was cut from (its checks and their digest), and each result's and each check not run's place in
+    that plan (the index of its unit), so the merged results come in the order of an unsharded run."""
+
+    shard: Shard
+    planned: int
+    """The checks of the whole (unsharded) plan."""
+    plan_sha256: str
+    """The SHA-256 of the whole plan's check ids, in order: shards of one run have the same."""
+    positions: tuple[int, ...] = ()
+    not_run_positions: tuple[int, ...] = ()
+
+    def to_json(self) -> JSON:
+        return {"index": self.shard.index, "count": self.shard.count, "planned": self.planned,
+                "plan_sha256": self.plan_sha256, "positions": list(self.positions),
+                "not_run_positions": list(self.not_run_positions)}
 
 
 @dataclass(frozen=True)
@@ -59,6 +80,13 @@ class RunInfo:
     legal_share: LegalShare | None = None
     """The share of decisions at which the engine's complete legal set was compared, and how it was set (None: not
     known, or a command that plays no games)."""
+    shard: ShardRecord | None = None
+    """``--shard K/N``: the shard this run was and where its results sit in the whole plan (None: not sharded)."""
+
+    @property
+    def held_nothing(self) -> bool:
+        """A shard of a run that was dealt no check at all (it exits 0: another shard has the work)."""
+        return self.shard is not None and not self.shard.positions and not self.not_run
 
     @property
     def complete(self) -> bool:
@@ -86,6 +114,7 @@ class RunInfo:
             **({"budget_scale": self.budget_scale.to_json()} if self.budget_scale is not None else {}),
             **({"legal_share": self.legal_share.share, "legal_share_reason": self.legal_share.reason}
                if self.legal_share is not None else {}),
+            **({"shard": self.shard.to_json()} if self.shard is not None else {}),
         }
 
 
@@ -123,7 +152,8 @@ def failed_results(results: Iterable[CheckResult], run: RunInfo | None = None) -
 def exit_code(results: Iterable[CheckResult], run: RunInfo | None = None, report_failed: bool = False) -> int:
     """The exit code of a run (:mod:`oracle.core.exits`), the first that applies: 128 + the signal number when SIGINT or
     SIGTERM stopped it; 5 when a report could not be written; 1 when a check failed; 3 when the run stopped early
-    or a check is incomplete; 4 when no check ran (0 with ``--allow-empty``); else 0."""
+    or a check is incomplete; 4 when no check ran (0 with ``--allow-empty``, and for a shard dealt no check); else
+    0."""
     seen = list(results)
     if run is not None and run.signal:
         return 128 + int(signal.Signals[run.signal])
@@ -135,7 +165,7 @@ def exit_code(results: Iterable[CheckResult], run: RunInfo | None = None, report
     if (run is not None and run.stopped) or any(r.outcome is Outcome.INCOMPLETE for r in seen):
         return EXIT_INCOMPLETE
     if not any(r.outcome.ran for r in seen):
-        return EXIT_OK if run is not None and run.allow_empty else EXIT_NOTHING_CHECKED
+        return EXIT_OK if run is not None and (run.allow_empty or run.held_nothing) else EXIT_NOTHING_CHECKED
     return EXIT_OK
 
 
@@ -163,6 +193,23 @@ def not_run_counts(results: Iterable[CheckResult]) -> tuple[int, int]:
     """How many checks were unsupported and how many not applicable."""
     seen = list(results)
     return (sum(r.outcome is Outcome.UNSUPPORTED for r in seen), sum(r.outcome is Outcome.NOT_APPLICABLE for r in seen))
+
+
+def load_would_unlock(results: Iterable[CheckResult]) -> int:
+    """How many checks are unsupported only because the engine does not declare ``load``."""
+    return sum(r.outcome is Outcome.UNSUPPORTED and r.details.get(UNLOCKED_BY_LOAD) is True for r in results)
+
+
+def load_line(results: Iterable[CheckResult]) -> str:
+    """``load would unlock 459 of the 459 unsupported checks (docs/wire.md, "Writing export and load")``, or ''
+    when it would unlock none."""
+    seen = list(results)
+    unlocked = load_would_unlock(seen)
+    if not unlocked:
+        return ""
+    unsupported = not_run_counts(seen)[0]
+    return (f"load would unlock {unlocked} of the {unsupported} unsupported checks "
+            '(docs/wire.md, "Writing export and load")')
 
 
 def summary_line(results: Iterable[CheckResult], run: RunInfo | None = None) -> str:

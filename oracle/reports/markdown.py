@@ -8,7 +8,16 @@ from pathlib import Path
 
 from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import Cause, causes_headline, charge_of, group_causes, notes_of
-from oracle.reports.common import RunInfo, card_name, failed_results, rule_group, summary_line, totals, verdict
+from oracle.reports.common import (
+    RunInfo,
+    card_name,
+    failed_results,
+    load_line,
+    rule_group,
+    summary_line,
+    totals,
+    verdict,
+)
 from oracle.reports.coverage import Tally, card_coverage, rule_coverage
 from oracle.reports.fields import FieldKind, ResultField, result_fields
 from oracle.reports.files import append_report_file, write_report_file
@@ -136,6 +145,8 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     if verdict(results, run) == "NOTHING CHECKED":
         lines += ["No check ran: every one is unsupported or not applicable for this engine"
                   + (" (allowed by `--allow-empty`)." if run.allow_empty else "; `oracle check` exits 4."), ""]
+    if load_line(results):
+        lines += [f"{md_text(load_line(results))}.", ""]
     if run.stopped:
         lines += [f"**Incomplete**: the run stopped early ({md_text(run.stopped)}); {len(run.not_run)} check(s) "
                   "never ran.", ""]

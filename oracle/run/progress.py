@@ -1,7 +1,9 @@
-"""The progress of an ``oracle check`` run as results arrive: a bar on a terminal, plain lines in a CI log.
+"""The progress of an ``oracle check`` run as results arrive: a rich progress bar on a terminal, plain lines in a
+CI log.
 
-Nothing shows for a run that ends within ``DELAY`` seconds. On a terminal one line is redrawn (and cleared
-at the end); elsewhere a plain line is printed every ``LOG_EVERY`` seconds, so CI logs stay readable.
+Nothing shows for a run that ends within ``DELAY`` seconds. On a terminal rich draws one bar, redrawn at most
+every ``REDRAW`` seconds and cleared at the end (in colour unless ``NO_COLOR`` is set); elsewhere a plain line is
+printed every ``LOG_EVERY`` seconds, so CI logs stay readable.
 """
 
 from __future__ import annotations
@@ -10,12 +12,27 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from rich.progress import BarColumn, Progress, TaskID, TaskProgressColumn, TextColumn
+
 from oracle.core.results import CheckResult
+from oracle.run.colour import terminal_console
 
 DELAY = 2.0
 LOG_EVERY = 10.0
+REDRAW = 0.1
 WIDTH = 30
 Sink = Callable[[int, list[CheckResult]], bool]
+
+
+def _bar(stream: TextIO, clock: Callable[[], float]) -> Progress:
+    return Progress(
+        BarColumn(bar_width=WIDTH, complete_style="cyan", finished_style="green"),
+        TextColumn("{task.completed}/{task.total} checks"),
+        TaskProgressColumn(text_format="({task.percentage:>3.0f}%)"),
+        TextColumn("{task.fields[elapsed]:.0f} s"),
+        console=terminal_console(stream), get_time=clock, auto_refresh=False, transient=True,
+        redirect_stdout=False, redirect_stderr=False,
+    )
 
 
 class CheckProgress:
@@ -29,7 +46,8 @@ class CheckProgress:
         self.started = clock()
         self.shown_at = self.started
         self.done = 0
-        self.drawn = False
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
 
     def wrap(self, sink: Sink) -> Sink:
         """The sink, counting what passes through it."""
@@ -47,7 +65,7 @@ class CheckProgress:
         if elapsed < DELAY:
             return
         if self.terminal:
-            if now - self.shown_at >= 0.1 or self.done >= self.total:
+            if now - self.shown_at >= REDRAW or self.done >= self.total:
                 self.shown_at = now
                 self._draw(elapsed)
         elif now - self.shown_at >= LOG_EVERY:
@@ -60,14 +78,15 @@ class CheckProgress:
         return f"{100 * self.done // max(1, self.total)}%"
 
     def _draw(self, elapsed: float) -> None:
-        filled = WIDTH * min(self.done, self.total) // max(1, self.total)
-        self.stream.write(f"\r[{'#' * filled:<{WIDTH}}] {self.done}/{self.total} checks ({self._percent()}), "
-                          f"{elapsed:.0f} s ")
-        self.stream.flush()
-        self.drawn = True
+        done = min(self.done, self.total)
+        if self.bar is None or self.task is None:
+            self.bar = _bar(self.stream, self.clock)
+            self.task = self.bar.add_task("checks", total=max(1, self.total), completed=done, elapsed=elapsed)
+            self.bar.start()
+        else:
+            self.bar.update(self.task, completed=done, elapsed=elapsed, refresh=True)
 
     def close(self) -> None:
         """Clear the bar (a terminal) so that the summary starts on a clean line."""
-        if self.drawn:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.stop()

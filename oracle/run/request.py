@@ -7,6 +7,7 @@ prints ``error: …`` on standard error and raises the exit.
 
 from __future__ import annotations
 
+import fnmatch
 import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -17,6 +18,8 @@ import typer
 
 from oracle.core.exits import bad_input
 from oracle.core.json_types import JSON
+from oracle.core.shards import Shard
+from oracle.core.suggest import did_you_mean, near_globs, suggestion
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.legal_share import given_problem as share_problem
 from oracle.engines.speed import given_problem
@@ -96,6 +99,16 @@ def unwritable(path: Path) -> str:
     return ""
 
 
+def parse_shard(text: str | None) -> Shard | None:
+    """``--shard K/N`` (None when not given); bad input for a malformed one (``0/3``, ``4/3``, ``x``)."""
+    if text is None:
+        return None
+    try:
+        return Shard.parse(text)
+    except ValueError as exc:
+        raise bad_input(f"--shard {exc}") from None
+
+
 def refuse_unfinite(seconds: Iterable[tuple[str, float]]) -> None:
     """Bad input unless each option's seconds are more than 0 and finite."""
     for name, value in seconds:
@@ -123,9 +136,11 @@ def refuse_unknown_rules(option: str, rule_ids: Sequence[str]) -> tuple[str, ...
     """The rule ids an option names; bad input for one that is not in the rules catalogue."""
     from oracle.core.rules import rules as rules_catalogue
 
-    unknown = [r for r in rule_ids if r not in rules_catalogue()]
+    known = rules_catalogue()
+    unknown = [r for r in rule_ids if r not in known]
     if unknown:
-        raise bad_input(f"{option} {unknown[0]!r}: no such rule id in the rules catalogue")
+        raise bad_input(f"{option} {unknown[0]!r}: no such rule id in the rules catalogue"
+                        f"{did_you_mean(unknown[0], known)}")
     return tuple(rule_ids)
 
 
@@ -136,8 +151,24 @@ def refuse_unknown_filters(rule_ids: Sequence[str], cards: Sequence[str]) -> tup
     refuse_unknown_rules("--rule", rule_ids)
     card_ids, unknown_cards = resolve_card_names(cards)
     if unknown_cards:
-        raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id")
+        raise bad_input(f"--card {unknown_cards[0]!r}: no card has that name or id"
+                        f"{did_you_mean(unknown_cards[0], card_names_and_ids())}")
     return tuple(card_ids)
+
+
+def card_names_and_ids() -> list[str]:
+    """Every card's name and id, base and expansion: what ``--card`` accepts."""
+    from oracle.core.cards import catalogue
+
+    return [text for card in catalogue().cards.values() for text in (card.name, card.id)]
+
+
+def refuse_unknown_suites(asked: Sequence[str]) -> None:
+    """Bad input for a ``--suite`` that names no suite: the nearest suite when one is near, else every suite."""
+    unknown = [s for s in asked if s not in BY_NAME]
+    if unknown:
+        near = did_you_mean(unknown[0], BY_NAME)
+        raise bad_input(f"--suite {unknown[0]!r}: no such suite" + (near or f"; known suites are {', '.join(BY_NAME)}"))
 
 
 def refuse_invalid_scenarios(scenarios: Path | None, suites: Sequence[str]) -> None:
@@ -177,6 +208,9 @@ class CheckRequest:
     """``--budget-scale``: the factor of every fixed budget (None: measured at the start of the run)."""
     legal_share: float | None = None
     """``--legal-share``: the share of decisions compared with the complete legal set (None: set from the measure)."""
+    shard: Shard | None = None
+    """``--shard K/N``: the part of the plan this run runs (None: all of it, and no shard record in the report;
+    1/1 is all of it, with the record ``oracle report merge`` reads)."""
 
     @classmethod
     def from_cli(cls, *, impl: str, games: int, seed: int, timeout: float, start_timeout: float,
@@ -187,7 +221,8 @@ class CheckRequest:
                  time_budget: float | None, max_failures: int | None, max_causes: int, set_aside: list[str] | None,
                  fail_on_unsupported: bool, allow_empty: bool, jobs: int | None, save_failures: Path | None,
                  z3_full: bool, validate_protocol: bool, variant: list[str] | None,
-                 budget_scale: float | None = None, legal_share: float | None = None) -> CheckRequest:
+                 budget_scale: float | None = None, legal_share: float | None = None,
+                 shard: str | None = None) -> CheckRequest:
         """The request of ``oracle check``'s options, or bad input (exit 2) naming the first option at fault."""
         refuse_unfinite((("--timeout", timeout), ("--start-timeout", start_timeout),
                          ("--scenario-timeout", scenario_timeout), ("--z3-budget", z3_budget),
@@ -207,6 +242,7 @@ class CheckRequest:
             raise bad_input(share_problem(legal_share))
         if max_causes < 1:
             raise bad_input("--max-causes must be 1 or more")
+        dealt = parse_shard(shard)
         known_causes = refuse_unknown_rules("--set-aside", split_values(set_aside))
         declared = declared_variants(split_values(variant), impl)
         if declared:
@@ -220,9 +256,7 @@ class CheckRequest:
         if scenarios is not None and not scenarios.is_dir():
             raise bad_input(f"--scenarios {scenarios}: no such directory")
         asked = split_values(suite)
-        unknown = [s for s in asked if s not in BY_NAME]
-        if unknown:
-            raise bad_input(f"--suite {unknown[0]!r}: known suites are {', '.join(BY_NAME)}")
+        refuse_unknown_suites(asked)
         refuse_invalid_scenarios(scenarios, asked or tuple(BY_NAME))
         options = CheckOptions(
             games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, select=selects, rules=rule_ids,
@@ -230,7 +264,7 @@ class CheckRequest:
             z3=Z3Options(full=z3_full, budget=z3_budget), fuzz=FuzzOptions(seconds=fuzz_budget, causes=max_causes),
             save_failures=save_failures, variants=tuple(sorted(declared.items())), set_aside=known_causes)
         return cls(impl, asked, options, card_names, jobs, time_budget, max_failures, fail_on_unsupported,
-                   allow_empty, expectations, reports, validate_protocol, budget_scale, legal_share)
+                   allow_empty, expectations, reports, validate_protocol, budget_scale, legal_share, dealt)
 
     @property
     def chosen(self) -> tuple[str, ...]:
@@ -272,6 +306,14 @@ class CheckRequest:
             raise bad_input(f"the scenarios suite found no scenario files in {display_path(self.scenario_dir())} "
                             "(pass --scenarios DIR, or --suite to run other suites)")
 
+    def refuse_unmatched_selects(self, plan: Plan) -> None:
+        """Bad input for a ``--select`` glob that matches no check id of the chosen suites, with the globs near
+        it."""
+        ids = sorted(c.id for name in self.chosen for unit in plan.units[name] for c in unit.checks)
+        for pattern in self.options.select:
+            if not any(fnmatch.fnmatchcase(check_id, pattern) for check_id in ids):
+                raise bad_input(f"--select {pattern!r}: no check id matches it{suggestion(near_globs(pattern, ids))}")
+
     def expected_failures(self, plan: Plan) -> dict[str, ExpectedFailure]:
         """The known failures ``--expectations`` lists (none without it); bad input for a file with problems."""
         if self.expectations is None:
@@ -294,4 +336,5 @@ class CheckRequest:
                 "jobs": self.jobs, "fail_on_unsupported": self.fail_on_unsupported, "allow_empty": self.allow_empty,
                 "select": list(o.select), "rules": list(o.rules), "cards": list(self.card_names),
                 "scenarios": str(o.scenarios.directory) if o.scenarios.directory is not None else None,
-                "expectations": str(self.expectations) if self.expectations else None}
+                "expectations": str(self.expectations) if self.expectations else None,
+                "shard": None if self.shard is None else self.shard.text}

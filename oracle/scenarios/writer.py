@@ -1,24 +1,27 @@
 """Writing scenario files (format: ``docs/scenarios.md``) for counterexamples and boundary cases.
 
-The standard library reads TOML but does not write it, so this module has a small writer for the
-shapes a scenario uses: top-level scalars and arrays, a ``[given]`` table with ``[[given.players]]``,
-and ``[[steps]]`` whose values are scalars, arrays and inline tables. Card fields hold card ids (which
-every scenario reader accepts); names appear in titles and notes.
+The TOML is written by tomlkit in the layout a scenario uses: top-level scalars and arrays, a ``[given]`` table
+with ``[[given.players]]``, and ``[[steps]]`` whose values are scalars, arrays and inline tables; an array of
+tables or a long array spans lines. Card fields hold card ids (which every scenario reader accepts); names appear
+in titles and notes.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
+
+import tomlkit
+from tomlkit.items import AoT, Array, InlineTable, Item, Table
+from tomlkit.toml_document import TOMLDocument
 
 from oracle.core.cards import catalogue
 from oracle.core.json_types import JSON
 from oracle.core.path_names import path_component
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _ID_CHARS = re.compile(r"[^A-Za-z0-9_.-]+")
+LONG_ARRAY = 80
 
 
 def scenario_id(text: str) -> str:
@@ -31,54 +34,62 @@ def card_name(card_id: str) -> str:
     return card.name if card is not None else card_id
 
 
-def _key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key)
-
-
-def _value(value: Any, nested: bool = False) -> str:
-    """``value`` as TOML; arrays of tables or long arrays span lines, except inside an inline table."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list | tuple):
-        if not value:
-            return "[]"
-        items = [_value(v, nested=True) for v in value]
-        if not nested and (any(isinstance(v, dict) for v in value) or sum(len(i) for i in items) > 80):
-            return "[\n" + "".join(f"  {i},\n" for i in items) + "]"
-        return "[" + ", ".join(items) + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{ " + ", ".join(f"{_key(k)} = {_value(v, nested=True)}" for k, v in value.items()) + " }"
+def _value(value: Any, nested: bool = False) -> Item:
+    """``value`` as a TOML item; an array of tables or a long array spans lines, except inside an inline table."""
     if value is None:
         raise ValueError("TOML has no null")
+    if isinstance(value, list | tuple):
+        array: Array = tomlkit.array()
+        array.extend(_value(v, nested=True) for v in value)
+        long = sum(len(item.as_string()) for item in array) > LONG_ARRAY
+        return array.multiline(not nested and (any(isinstance(v, dict) for v in value) or long))
+    if isinstance(value, dict):
+        inline: InlineTable = tomlkit.inline_table()
+        for key, item in value.items():
+            inline.append(key, _value(item, nested=True))
+        return inline
+    if isinstance(value, bool | int | float | str):
+        return tomlkit.item(value)
     raise TypeError(f"cannot write {type(value).__name__} as TOML")
 
 
-def _lines(table: JSON) -> list[str]:
-    for key, value in table.items():
+def _fill(target: Table | TOMLDocument, values: JSON) -> None:
+    for key, value in values.items():
         if value is None:
             raise ValueError(f"TOML has no null ({key})")
-    return [f"{_key(k)} = {_value(v)}" for k, v in table.items()]
+        target.append(key, _value(value))
+
+
+def _table(values: JSON) -> Table:
+    table = tomlkit.table()
+    _fill(table, values)
+    return table
+
+
+def _tables(values: list[JSON]) -> AoT:
+    tables = tomlkit.aot()
+    for value in values:
+        tables.append(_table(value))
+    return tables
 
 
 def toml_text(doc: JSON) -> str:
-    """A scenario document as TOML: scalars first, then ``[given]``, ``[[given.players]]``, ``[[steps]]``."""
+    """A scenario document as TOML: scalars first, then ``[given]``, ``[[given.players]]``, ``[[steps]]``, each
+    table after a blank line."""
     given: JSON = dict(doc.get("given", {}))
     players = given.pop("players", None)
-    steps = doc.get("steps", [])
-    head = {k: v for k, v in doc.items() if k not in ("given", "steps")}
-    out = _lines(head)
-    out += ["", "[given]", *_lines(given)]
-    for player in players or []:
-        out += ["", "[[given.players]]", *_lines(player)]
-    for step in steps:
-        out += ["", "[[steps]]", *_lines(step)]
-    return "\n".join(out) + "\n"
+    document = tomlkit.document()
+    _fill(document, {key: value for key, value in doc.items() if key not in ("given", "steps")})
+    given_table = last_table = _table(given)
+    document.append("given", given_table)
+    if players:
+        given_table.add(tomlkit.nl())
+        given_table.append("players", _tables(players))
+        last_table = given_table["players"][-1]
+    if doc.get("steps"):
+        last_table.add(tomlkit.nl())
+        document.append("steps", _tables(doc["steps"]))
+    return document.as_string()
 
 
 def write_scenario(directory: Path, doc: JSON, subdir: str = "") -> Path:

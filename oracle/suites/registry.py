@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.legal_share import DEFAULT_SHARE
@@ -130,6 +130,8 @@ class Unit(Generic[P]):
     reproduce: str = ""
     selected: frozenset[str] | None = None
     """The ids ``--select``/``--rule``/``--card`` keep (None: all); the unit still runs as a whole."""
+    unlocked_by_load: bool = False
+    """Unsupported only because the engine does not declare ``load``: with it, the unit would run."""
 
     @property
     def name(self) -> str:
@@ -206,8 +208,9 @@ def skipped_results(unit: AnyUnit) -> list[CheckResult]:
     """The results of a unit that is not run: not-applicable before unsupported, each with the unit's reason."""
     outcome, reason = ((Outcome.NOT_APPLICABLE, unit.not_applicable) if unit.not_applicable
                        else (Outcome.UNSUPPORTED, unit.unsupported))
-    return [CheckResult(unit.suite, c.id, c.title, outcome, rules=c.rules, cards=c.cards, message=reason)
-            for c in unit.wanted]
+    details: JSON = {UNLOCKED_BY_LOAD: True} if outcome is Outcome.UNSUPPORTED and unit.unlocked_by_load else {}
+    return [CheckResult(unit.suite, c.id, c.title, outcome, rules=c.rules, cards=c.cards, message=reason,
+                        details=dict(details)) for c in unit.wanted]
 
 
 def lost_results(unit: AnyUnit, outcome: Outcome, message: str, details: JSON | None = None) -> list[CheckResult]:
@@ -290,8 +293,19 @@ class Plan:
 
 
 def plan(context: PlanContext, suites: Iterable[AnySuite]) -> Plan:
-    """Plan each suite once, unfiltered."""
-    return Plan({suite.name: tuple(suite.plan(context)) for suite in suites})
+    """Plan each suite once, unfiltered; for an engine without ``load``, mark the units it alone keeps from running."""
+    chosen = tuple(suites)
+    planned = {suite.name: tuple(suite.plan(context)) for suite in chosen}
+    if context.handshake.can("load"):
+        return Plan(planned)
+    shake = context.handshake
+    with_load = dataclasses.replace(context, handshake=dataclasses.replace(
+        shake, capabilities=shake.capabilities | {"load"}))
+    would_run = {unit.name for suite in chosen for unit in suite.plan(with_load) if not unit.skipped}
+    return Plan({name: tuple(dataclasses.replace(unit, unlocked_by_load=True)
+                             if unit.unsupported and not unit.not_applicable and unit.name in would_run else unit
+                             for unit in units)
+                 for name, units in planned.items()})
 
 
 def run_unit(suite: AnySuite, unit: AnyUnit, context: RunContext) -> list[CheckResult]:

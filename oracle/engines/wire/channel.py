@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import os
+import re
 import select
 import subprocess
 import threading
@@ -62,12 +63,20 @@ class StderrLine:
         return text
 
 
+ERROR_LINE = re.compile(rb"(?i)(?:error|exception)\b|\b(?:panic|panicked|fatal|cannot|unhandled|not found)\b")
+"""A stderr line that says what went wrong (``Error: Cannot find module``, ``ModuleNotFoundError: …``,
+``panic: …``, ``sh: 1: x: not found``), as opposed to a stack frame or the banner of a runtime."""
+
+
 class StderrTail:
     """Drains a process's stderr on a thread, in large reads (so a chatty engine never blocks and a flood
     costs few system calls), and keeps only its last ``STDERR_LINES_KEPT`` non-blank lines, each cut to
-    ``STDERR_LINE_CHARS`` characters: whatever the engine writes, the quoted tail stays about a kilobyte."""
+    ``STDERR_LINE_CHARS`` characters, and its first :data:`ERROR_LINE`: whatever the engine writes, the quoted
+    tail stays about a kilobyte, and an engine dying at start-up is quoted by the line that says why (Node puts
+    ``Cannot find module`` above a stack trace and its version)."""
 
     def __init__(self, stream: Any) -> None:
+        self.first_error: StderrLine | None = None
         self.lines: collections.deque[StderrLine] = collections.deque(maxlen=STDERR_LINES_KEPT)
         self.partial = bytearray()
         self.partial_cut = False
@@ -89,6 +98,9 @@ class StderrTail:
         self._extend_partial(first)
         if not rest:
             return
+        self._look_for_error(bytes(self.partial), self.partial_cut)
+        if self.first_error is None:
+            self._look_for_error(chunk[len(first) + 1:chunk.rfind(b"\n")], False)
         self._keep(bytes(self.partial), self.partial_cut)
         last = rest.pop()
         for line in last_non_blank(rest, STDERR_LINES_KEPT):
@@ -101,6 +113,17 @@ class StderrTail:
         self.partial += piece[:room]
         self.partial_cut = self.partial_cut or len(piece) > room
 
+    def _look_for_error(self, lines: bytes, cut: bool) -> None:
+        """Keep the first line of ``lines`` (whole lines, one regular-expression search) that says what went
+        wrong, unless one is kept already."""
+        found = ERROR_LINE.search(lines) if self.first_error is None else None
+        if found is None:
+            return
+        start = lines.rfind(b"\n", 0, found.start()) + 1
+        end = lines.find(b"\n", found.end())
+        line = lines[start:] if end < 0 else lines[start:end]
+        self.first_error = StderrLine(line[:STDERR_LINE_BYTES_KEPT], cut or len(line) > STDERR_LINE_BYTES_KEPT)
+
     def _keep(self, line: bytes, cut: bool) -> None:
         if line.strip():
             self.lines.append(StderrLine(line[:STDERR_LINE_BYTES_KEPT], cut or len(line) > STDERR_LINE_BYTES_KEPT))
@@ -112,7 +135,10 @@ class StderrTail:
         kept = list(self.lines)
         if self.partial.strip():
             kept.append(StderrLine(bytes(self.partial), self.partial_cut))
-        return " | ".join(line.quoted() for line in kept[-STDERR_LINES_KEPT:])
+            self._look_for_error(bytes(self.partial), self.partial_cut)
+        kept = kept[-STDERR_LINES_KEPT:]
+        first = [] if self.first_error is None or self.first_error in kept else [self.first_error.quoted(), "…"]
+        return " | ".join([*first, *(line.quoted() for line in kept)])
 
 
 def last_non_blank(lines: list[bytes], count: int) -> list[bytes]:

@@ -15,14 +15,22 @@ from typing import Any
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
-from oracle.core.versions import PROTOCOL_VERSION
+from oracle.core.versions import PROTOCOL_VERSION, __version__
 from oracle.engines.wire.channel import ChannelFault, Deadline, EngineProcess
+from oracle.engines.wire.framing import (
+    JSON_LINES,
+    JSON_RPC,
+    EnvelopeError,
+    Framing,
+    incompatibility,
+    negotiated,
+    refused_as_jsonrpc,
+)
 from oracle.engines.wire.methods import (
     METHODS,
     WIRE_CAPABILITIES,
     ErrorCode,
     encode_line,
-    incompatibility,
     may_send,
     version_tuple,
 )
@@ -43,15 +51,21 @@ def call_deadline(settings: WireSettings, at_least: float = 0.0) -> Deadline:
     return Deadline.after(max(settings.timeout, at_least))
 
 
-def request_line(request_id: int, method: str, params: JSON) -> bytes:
-    return encode_line({"id": request_id, "method": method, "params": params})
+def request_line(request_id: int, method: str, params: JSON, framing: Framing = JSON_LINES) -> bytes:
+    return encode_line(framing.request(request_id, method, params))
+
+
+class Renegotiate(Exception):
+    """The engine refused the handshake in JSON lines as a JSON-RPC 2.0 library does: ask again in JSON-RPC."""
 
 
 class Connection:
     """A live engine process after its handshake, ready for requests."""
 
-    def __init__(self, argv: list[str], settings: WireSettings) -> None:
+    def __init__(self, argv: list[str], settings: WireSettings, framing: Framing = JSON_LINES) -> None:
         self.settings = settings
+        self.framing = framing
+        self.shaking = True
         self.owner = os.getpid()
         self.process = EngineProcess(argv)
         self.next_id = 0
@@ -61,21 +75,35 @@ class Connection:
         self.version = "1.0"
         self.capabilities: frozenset[str] = frozenset()
         self.sendable = frozenset(METHODS)
-        shake = self.call("handshake", {}, call_deadline(settings, at_least=STARTUP_SECONDS))
+        shake = self._handshake(call_deadline(settings, at_least=STARTUP_SECONDS))
         if not isinstance(shake, dict):
             raise self.process.fault("error", "the handshake answer is not a JSON object")
         refusal = incompatibility(shake.get("protocol"))
         if refusal:
-            self.process.close(request_line(self.next_id, "quit", {}))
+            self.process.close(request_line(self.next_id, "quit", {}, self.framing))
             raise ChannelFault("error", refusal)
-        self.version = str(shake["protocol"])
+        self.framing = negotiated(self.framing, str(shake["protocol"]))
+        self.version = self.framing.methods_version(str(shake["protocol"]))
         declared = shake.get("capabilities", [])
         self.capabilities = frozenset(c for c in declared if isinstance(c, str)) if isinstance(declared, list) \
             else frozenset()
         self.sendable = frozenset(name for name, method in METHODS.items()
                                   if may_send(method, self.version, self.capabilities))
-        self.handshake: JSON = {**shake, "capabilities": harness_capabilities(declared, self.version)} \
-            if isinstance(declared, list) else shake
+        self.handshake: JSON = {**shake, "protocol": self.version}
+        if isinstance(declared, list):
+            self.handshake["capabilities"] = harness_capabilities(declared, self.version)
+
+    def _handshake(self, deadline: Deadline) -> Any:
+        """The handshake's answer, asked in the framing the oracle starts in; a JSON-RPC 2.0 library that refuses
+        JSON lines as an invalid request is asked again in JSON-RPC (docs/wire.md, negotiation)."""
+        try:
+            return self.call("handshake", {"oracle_version": __version__}, deadline)
+        except Renegotiate:
+            self.waiting.clear()
+            self.framing = JSON_RPC
+            return self.call("handshake", {"oracle_version": __version__}, deadline)
+        finally:
+            self.shaking = False
 
     def can_send(self, method: str) -> bool:
         return method in self.sendable
@@ -98,7 +126,7 @@ class Connection:
             self.next_id += 1
             ids.append(self.next_id)
             self.waiting[self.next_id] = method
-            lines.append(request_line(self.next_id, method, params))
+            lines.append(request_line(self.next_id, method, params, self.framing))
         try:
             self.process.send(lines, deadline)
         except BaseException as exc:
@@ -139,11 +167,12 @@ class Connection:
     # ------------------------------------------------------------------ reading
 
     def _unwanted_line(self, line: bytes) -> bool:
-        """An answer that will not be read, recognised by its opening ``{"id":N,`` without parsing it."""
-        if not self.unwanted or not line.startswith(b'{"id":'):
+        """An answer that will not be read, recognised by its opening (``{"id":N,`` in JSON lines) unparsed."""
+        prefix = self.framing.answer_prefix
+        if not self.unwanted or not line.startswith(prefix):
             return False
-        end = line.find(b",", 6)
-        digits = line[6:end]
+        end = line.find(b",", len(prefix))
+        digits = line[len(prefix):end]
         if end < 0 or not digits.isdigit() or int(digits) not in self.unwanted:
             return False
         self.unwanted.discard(int(digits))
@@ -151,9 +180,24 @@ class Connection:
         return True
 
     def _read_one(self, expected: int, deadline: Deadline) -> None:
+        """Read one line: an answer, or in JSON-RPC a batch of them."""
         message = self.process.receive(deadline, self._unwanted_line)
-        if not isinstance(message, dict) or "id" not in message:
-            raise self.process.fault("error", f"wrote a line that is not a response object: {_short(message)}")
+        try:
+            answers = self.framing.answers(message)
+        except EnvelopeError as exc:
+            raise self.process.fault("error", f"wrote a line that {exc}: {_short(message)}") from None
+        for answer in answers:
+            self._take_answer(answer, expected)
+
+    def _take_answer(self, raw: JSON, expected: int) -> None:
+        if self.shaking and refused_as_jsonrpc(self.framing, raw):
+            raise Renegotiate()
+        try:
+            message = self.framing.inward(raw)
+        except EnvelopeError as exc:
+            raise self.process.fault("error", f"wrote an answer that {exc}: {_short(raw)}") from None
+        if "id" not in message:
+            raise self.process.fault("error", f"wrote a line that is not a response object: {_short(raw)}")
         answered = message["id"]
         if not isinstance(answered, int) or isinstance(answered, bool) or answered not in self.waiting:
             raise self.process.fault("error", f"answered with id {answered!r} while request {expected} "
@@ -165,7 +209,7 @@ class Connection:
         if self.settings.validate:
             from oracle.engines.wire.validate import response_violation
 
-            violation = response_violation(method, message)
+            violation = response_violation(method, raw, self.framing.response_schema)
             if violation:
                 raise self.process.fault("error", violation)
         if answered in self.unwanted:
@@ -176,7 +220,7 @@ class Connection:
     def _interrupted(self, exc: BaseException) -> None:
         """A read or write stopped half-way by anything but a protocol fault (the harness's alarm): the stream
         can no longer be trusted, so the process goes."""
-        if not isinstance(exc, ChannelFault):
+        if not isinstance(exc, (ChannelFault, Renegotiate)):
             self.process.broken = True
             self.process.kill()
 
@@ -185,7 +229,7 @@ class Connection:
         if self.owner != os.getpid():
             return
         self.next_id += 1
-        self.process.close(request_line(self.next_id, "quit", {}))
+        self.process.close(request_line(self.next_id, "quit", {}, self.framing))
 
 
 def harness_capabilities(declared: list[Any], engine_version: str) -> list[Any]:

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from oracle.core.versions import PROTOCOL_VERSION
-
 MAX_LINE_BYTES = 4 * 1024 * 1024
 """The longest line either side may send, newline excluded; a longer line is a protocol fault."""
 
@@ -93,18 +91,6 @@ def version_tuple(version: str) -> tuple[int, int]:
     """``"1.1"`` -> ``(1, 1)``; raises ValueError for anything else."""
     major, _, minor = version.partition(".")
     return int(major), int(minor or 0)
-
-
-def incompatibility(engine_version: object) -> str | None:
-    """Why the oracle refuses an engine's declared protocol version (a different major), or None."""
-    try:
-        major, _ = version_tuple(str(engine_version))
-    except ValueError:
-        return f"protocol {engine_version!r} is not a version number like {PROTOCOL_VERSION!r}"
-    if major != version_tuple(PROTOCOL_VERSION)[0]:
-        return (f"protocol {engine_version} is not compatible with the oracle's {PROTOCOL_VERSION} "
-                f"(major versions differ)")
-    return None
 
 
 def may_send(method: Method, engine_version: str, capabilities: frozenset[str]) -> bool:

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 
 from oracle.engines.wire.connection import Connection
+from oracle.engines.wire.framing import JSON_LINES, Framing
 from oracle.engines.wire.settings import WireSettings
 
 IDLE_KEPT = 6
@@ -27,9 +28,11 @@ class Lease:
 
 @dataclass
 class Pool:
-    """The processes of one command: idle ones, and what the oracle has learnt to ask ``observe`` for."""
+    """The processes of one command and the framing they start in: idle ones, and what the oracle has learnt
+    to ask ``observe`` for."""
 
     argv: tuple[str, ...]
+    framing: Framing = JSON_LINES
     idle: list[Connection] = field(default_factory=list)
     usage: dict[str, float] = field(default_factory=lambda: {"legal_actions": 1.0, "snapshot": 0.0})
     started: int = 0
@@ -41,7 +44,7 @@ class Pool:
                 return connection
             connection.close()
         self.started += 1
-        connection = Connection(list(self.argv), settings)
+        connection = Connection(list(self.argv), settings, self.framing)
         LIVE.append(connection)
         return connection
 
@@ -63,14 +66,14 @@ class Pool:
             retire(connection)
 
 
-POOLS: dict[tuple[str, ...], Pool] = {}
+POOLS: dict[tuple[tuple[str, ...], Framing], Pool] = {}
 LIVE: list[Connection] = []
 
 
-def pool_for(argv: list[str]) -> Pool:
-    key = tuple(argv)
+def pool_for(argv: list[str], framing: Framing = JSON_LINES) -> Pool:
+    key = (tuple(argv), framing)
     if key not in POOLS:
-        POOLS[key] = Pool(key)
+        POOLS[key] = Pool(key[0], framing)
     return POOLS[key]
 
 

@@ -1,9 +1,10 @@
 """Serving a Python engine on the wire: one request line in, one answer line out, in order.
 
-The server makes a fresh engine from its factory for every ``new_game`` and ``load`` (as the oracle does
-in-process), answers ``observe`` from ``decision``/``legal_actions``/``export`` for engines of protocol 1.1,
-and turns exceptions into error answers: ``NotImplementedError`` is ``unsupported``, anything else
-``engine_error`` with the exception's name and where it was raised.
+The server answers each request in the framing it came in (JSON lines, or JSON-RPC 2.0 with batches), makes a
+fresh engine from its factory for every ``new_game`` and ``load`` (as the oracle does in-process), answers
+``observe`` from ``decision``/``legal_actions``/``export`` for engines of protocol 1.1, and turns exceptions into
+error answers: ``NotImplementedError`` is ``unsupported``, anything else ``engine_error`` with the exception's
+name and where it was raised.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, BinaryIO
 
 from oracle.core.json_types import JSON
 from oracle.core.portable import shown_path
+from oracle.engines.wire.framing import JSON_LINES, RpcCode, framing_of_request
 from oracle.engines.wire.methods import (
     MAX_LINE_BYTES,
     METHODS,
@@ -35,7 +37,33 @@ FLUSH_DELAY = 0.002
 
 
 class BadRequest(Exception):
-    """The request itself is wrong (not JSON, unknown method, missing parameter); the message says how."""
+    """The request itself is wrong (not JSON, unknown method, missing parameter); the message says how, and
+    ``rpc_code`` is the JSON-RPC 2.0 error code of the fault."""
+
+    def __init__(self, message: str, rpc_code: int = RpcCode.BAD_REQUEST) -> None:
+        super().__init__(message)
+        self.rpc_code = rpc_code
+
+
+def read_request(line: bytes) -> Any:
+    """A request line parsed (an object, or in JSON-RPC a batch); BadRequest if it cannot be."""
+    if len(line.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+        raise BadRequest(f"the request line is longer than {MAX_LINE_BYTES} bytes", RpcCode.INVALID_REQUEST)
+    try:
+        return decode_line(line)
+    except ValueError:
+        raise BadRequest("the request line is not JSON", RpcCode.PARSE_ERROR) from None
+
+
+def refusal(request_id: object, exc: BadRequest) -> tuple[JSON, int | None]:
+    return {"id": request_id, "error": {"code": ErrorCode.BAD_REQUEST.value, "message": str(exc)}}, exc.rpc_code
+
+
+def unencodable(answer: JSON, exc: Exception) -> JSON:
+    """The error answer sent instead of an answer that is not JSON data."""
+    request_id = answer.get("id")
+    return {"id": request_id if isinstance(request_id, int) else None,
+            "error": {"code": ErrorCode.ENGINE_ERROR.value, "message": f"the answer is not JSON data: {exc}"}}
 
 
 class Server:
@@ -48,6 +76,7 @@ class Server:
         self.version = "1.0"
         self.capabilities: frozenset[str] = frozenset()
         self.running = True
+        self.framing = JSON_LINES
 
     # ------------------------------------------------------------------ the loop
 
@@ -74,45 +103,60 @@ class Server:
         return 0
 
     def reply(self, line: bytes) -> bytes:
-        """The answer line to one request line."""
-        request_id: object = None
+        """The answer line to one request line, in the framing the request is in (docs/wire.md): JSON lines, or
+        JSON-RPC 2.0 when it says ``"jsonrpc"`` (a batch gets a batch of answers). A line that cannot be read
+        is answered in the framing last spoken."""
         try:
-            if len(line.rstrip(b"\r\n")) > MAX_LINE_BYTES:
-                raise BadRequest(f"the request line is longer than {MAX_LINE_BYTES} bytes")
-            try:
-                request = decode_line(line)
-            except ValueError:
-                raise BadRequest("the request line is not JSON") from None
-            if not isinstance(request, dict):
-                raise BadRequest("the request is not a JSON object")
-            request_id = request.get("id")
-            response: JSON = {"id": request_id, "result": self.answer(request)}
+            request = read_request(line)
         except BadRequest as exc:
-            response = {"id": request_id, "error": {"code": ErrorCode.BAD_REQUEST.value, "message": str(exc)}}
-        except NotImplementedError as exc:
-            response = {"id": request_id, "error": {"code": ErrorCode.UNSUPPORTED.value,
-                                                    "message": str(exc) or "not implemented by this engine"}}
-        except Exception as exc:
-            response = {"id": request_id, "error": error_of(exc)}
+            return self.encoded(refusal(None, exc))
+        self.framing = framing_of_request(request)
+        if not isinstance(request, list):
+            return self.encoded(self.respond(request))
+        if not request:
+            return self.encoded(refusal(None, BadRequest("the batch is empty", RpcCode.INVALID_REQUEST)))
+        return self.encoded_batch([self.respond(one) for one in request])
+
+    def respond(self, request: object) -> tuple[JSON, int | None]:
+        """One request's answer in the 1.x form, with the JSON-RPC code of a protocol fault."""
+        request_id = request.get("id") if isinstance(request, dict) else None
         try:
-            return encode_line(response)
+            if not isinstance(request, dict):
+                raise BadRequest("the request is not a JSON object", RpcCode.INVALID_REQUEST)
+            return {"id": request_id, "result": self.answer(request)}, None
+        except BadRequest as exc:
+            return refusal(request_id, exc)
+        except NotImplementedError as exc:
+            return {"id": request_id, "error": {"code": ErrorCode.UNSUPPORTED.value,
+                                                "message": str(exc) or "not implemented by this engine"}}, None
+        except Exception as exc:
+            return {"id": request_id, "error": error_of(exc)}, None
+
+    def encoded(self, answer: tuple[JSON, int | None]) -> bytes:
+        try:
+            return encode_line(self.framing.outward(*answer))
         except (TypeError, ValueError, OverflowError) as exc:
-            message = f"the answer is not JSON data: {exc}"
-            return encode_line({"id": request_id if isinstance(request_id, int) else None,
-                                "error": {"code": ErrorCode.ENGINE_ERROR.value, "message": message}})
+            return encode_line(self.framing.outward(unencodable(answer[0], exc), None))
+
+    def encoded_batch(self, answers: list[tuple[JSON, int | None]]) -> bytes:
+        try:
+            return encode_line([self.framing.outward(*answer) for answer in answers])
+        except (TypeError, ValueError, OverflowError):
+            return b"[" + b",".join(self.encoded(answer).rstrip(b"\n") for answer in answers) + b"]\n"
 
     # ------------------------------------------------------------------ methods
 
     def answer(self, request: JSON) -> Any:
         method = METHODS.get(str(request.get("method")))
         if method is None:
-            raise BadRequest(f"unknown method {request.get('method')!r}; known: {', '.join(METHODS)}")
+            raise BadRequest(f"unknown method {request.get('method')!r}; known: {', '.join(METHODS)}",
+                             RpcCode.METHOD_NOT_FOUND)
         params = request.get("params", {})
         if not isinstance(params, dict):
-            raise BadRequest(f"{method.name}: params must be an object")
+            raise BadRequest(f"{method.name}: params must be an object", RpcCode.INVALID_PARAMS)
         missing = [name for name in method.params if name not in params and method.name != "observe"]
         if missing:
-            raise BadRequest(f"{method.name}: missing parameter {missing[0]!r}")
+            raise BadRequest(f"{method.name}: missing parameter {missing[0]!r}", RpcCode.INVALID_PARAMS)
         if method.name == "quit":
             self.running = False
             return None

@@ -60,9 +60,10 @@ def _deepest(error: Any) -> Any:
     return error
 
 
-def response_violation(method: str, message: object) -> str | None:
-    """The first way an answer line breaks the protocol, as one line naming the message, or None."""
-    found = violations("wire-response.schema.json", message)
+def response_violation(method: str, message: object, envelope: str = "wire-response.schema.json") -> str | None:
+    """The first way an answer breaks the protocol (its envelope, ``envelope``: either framing by default, and its
+    result), as one line naming the message, or None."""
+    found = violations(envelope, message)
     if not found and isinstance(message, dict) and "result" in message:
         found = [_under("result", line)
                  for line in violations(f"wire-results.schema.json#/$defs/{method}", message["result"])]

@@ -34,7 +34,7 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
-from oracle.engines.harness import Subject
+from oracle.engines.harness import Handshake, Subject
 from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
 from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.writer import scenario_id, write_scenario
@@ -344,6 +344,17 @@ def run_conformance(new_subject: Callable[[], Subject], options: ConformOptions)
     return results
 
 
+def row_unsupported(row: Row, handshake: Handshake) -> str:
+    """Why the engine cannot run this row, from its handshake ('' when it can): the expansion features the row needs,
+    then ``load`` (every case is a position loaded into the engine)."""
+    missing_features = [f for f in row.requires if not getattr(handshake, f, False)]
+    if missing_features:
+        return f"the engine does not declare {', '.join(missing_features)}"
+    if not handshake.can("load"):
+        return "model conformance loads positions, and the engine does not declare the 'load' capability"
+    return ""
+
+
 def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOptions) -> list[CheckResult]:
     """One result per property of the row (:func:`row_checks`): pass, fail with counterexamples, the engine's
     fault, or ``incomplete`` with the count checked when the row's budget ran out first."""
@@ -359,12 +370,9 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
     except EngineFault as fault:
         return every(fault.outcome, str(fault), **fault.details)
     engine = f"{subject.handshake.engine} {subject.handshake.version}".strip()
-    missing_features = [f for f in row.requires if not getattr(subject.handshake, f, False)]
-    if missing_features:
-        return every(Outcome.UNSUPPORTED, f"the engine does not declare {', '.join(missing_features)}")
-    if not subject.handshake.can("load"):
-        return every(Outcome.UNSUPPORTED, "model conformance loads positions, and the engine does not declare "
-                     "the 'load' capability")
+    reason = row_unsupported(row, subject.handshake)
+    if reason:
+        return every(Outcome.UNSUPPORTED, reason)
     if options.case is not None:
         keys, domain = [options.case.partition("/")[2]], len(row.domain())
     else:

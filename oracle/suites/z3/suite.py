@@ -31,7 +31,7 @@ from oracle.suites.registry import (
     Z3Options,
     players_unsupported,
 )
-from oracle.suites.z3.conformance import ROWS, SUITE, ConformOptions, row_checks, row_named, run_row
+from oracle.suites.z3.conformance import ROWS, SUITE, ConformOptions, row_checks, row_named, row_unsupported, run_row
 
 DEFAULT_BUDGET = Z3Options.budget
 # Seconds the supervisor allows a row past its budget (the last case in flight, engine start-up).
@@ -61,7 +61,8 @@ def _plan(context: PlanContext) -> list[Unit[Z3Row]]:
     deadline = budget + GRACE + 2 * context.options.timeout + context.options.start_timeout
     return [
         Unit(SUITE, row.name, tuple(PlannedCheck(cid, title, rules) for cid, title, rules in row_checks(row)),
-             payload=Z3Row(row.name), deadline=deadline, unsupported=unsupported,
+             payload=Z3Row(row.name), deadline=deadline,
+             unsupported=unsupported or row_unsupported(row, context.handshake),
              reproduce=f"oracle z3 conform --impl {shlex.quote(context.impl)} --row {row.name}")
         for row in ROWS
     ]

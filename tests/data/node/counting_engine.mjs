@@ -1,7 +1,7 @@
 // A test engine for the Node kit's try_actions: one player ends turns until three have passed; it gives the kit
 // clone() and restore() and no try_actions of its own, so the kit's generic try_actions answers for it.
 
-import { serve } from "../../../adapters/node/vale-wire.mjs";
+import { serve } from "../../../oracle/kits/node/vale-wire.mjs";
 
 let game = { turns: 0 };
 

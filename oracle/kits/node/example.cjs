@@ -1,13 +1,14 @@
-// An example engine for the starter kit: the set-up of The Vale of Eternity, in JavaScript.
+// The first step of an engine, from CommonJS: the set-up of The Vale of Eternity, nothing more.
 //
-// It seats the players, gives them 1, 2, 3, 4 points from the first player clockwise (SETUP-2), lays
-// the deck as given and reveals twice as many cards as there are players into the display (HUNT-1).
-// It declares "export" only, so `oracle check --impl 'cmd:node adapters/node/example.mjs' --suite setup`
-// passes and every other check is reported unsupported. Grow it from here, one capability at a time; once apply
-// plays, give serve() clone() and restore(saved) too (e.g. structuredClone(game) and game = saved) and the kit
-// answers try_actions for you: the oracle then judges many actions in one request (docs/wire.md).
+// It seats the players, gives them 1, 2, 3, 4 points from the first player clockwise (SETUP-2), lays the deck as
+// given and reveals twice as many cards as there are players into the display (HUNT-1). It declares "export"
+// only, so `oracle check --impl 'cmd:node example.cjs' --suite setup` passes and every other check is reported
+// unsupported. Grow it from here, one capability at a time; example.mjs shows export and load on a store. Once
+// apply plays, give serve() clone() and restore(saved) too and the kit answers try_actions for you: the oracle
+// then judges many actions in one request (docs/wire.md).
+"use strict";
 
-import { serve, Unsupported } from "./vale-wire.mjs";
+const { serve, Unsupported, cards } = require("./vale-wire.cjs");
 
 let game = null;
 
@@ -15,7 +16,7 @@ function newGame(setup) {
   const players = setup.players;
   const first = setup.first_player ?? 0;
   if (!Number.isInteger(players) || players < 2 || players > 4) throw new Error(`setup.players: 2 to 4, got ${players}`);
-  console.log(`example: a ${players}-player game (console.log goes to stderr)`);
+  console.log(`example: a ${players}-player game of ${cards.length} known cards (console.log goes to stderr)`);
   const deck = [...setup.deck];
   const display = deck.splice(0, 2 * players);
   const scores = Array.from({ length: players }, (_, seat) => ((seat - first + players) % players) + 1);
@@ -52,7 +53,7 @@ function exportState() {
 
 serve({
   handshake: () => ({
-    engine: "starter-kit example (set-up only)", version: "0.1.0", players: [2, 3, 4],
+    engine: "starter-kit example (set-up only, CommonJS)", version: "0.1.0", players: [2, 3, 4],
     expansion: false, artifacts: false, capabilities: ["export"],
   }),
   newGame,

@@ -10,8 +10,11 @@
 // restore(saved) (or export and load) besides apply, and it declares the capability and answers each action by
 // applying it and restoring the state. Your own tryActions(actions), if you give one, is used instead.
 // The protocol is docs/wire.md; stdout carries only protocol lines, so console.log is sent to stderr.
+// Each request is answered in its own framing: JSON lines (1.x), or JSON-RPC 2.0 when it says "jsonrpc" (a
+// batch gets a batch). Declare protocol "2.0" in your handshake and the oracle speaks JSON-RPC from then on.
 
 import { createInterface } from "node:readline";
+import { checkOracleVersion } from "./vale-cards.mjs";
 
 export const PROTOCOL = "1.1";
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -78,6 +81,31 @@ function errorAnswer(id, error) {
   return { id, error: out };
 }
 
+function badRequest(message, rpcCode) {
+  return Object.assign(new Error(message), { badRequest: true, rpcCode });
+}
+
+// JSON-RPC 2.0 error codes: the specification's for protocol faults, the oracle's own for its names.
+export const RPC_CODES = {
+  parse_error: -32700, invalid_request: -32600, method_not_found: -32601, invalid_params: -32602,
+  engine_error: -32000, unsupported: -32001, bad_request: -32002,
+};
+
+// The two framings: an answer in the 1.x form, written as each one's envelope.
+const FRAMINGS = {
+  lines: (answer) => answer,
+  jsonrpc: ({ id, result, error, rpcCode }) => {
+    if (!error) return { jsonrpc: "2.0", id, result };
+    const { code, message, ...details } = error;
+    return { jsonrpc: "2.0", id, error: { code: rpcCode ?? RPC_CODES[code], message, data: { name: code, ...details } } };
+  },
+};
+
+function framingOf(request) {
+  return Array.isArray(request) || (request !== null && typeof request === "object" && "jsonrpc" in request)
+    ? "jsonrpc" : "lines";
+}
+
 async function call(engine, method, params) {
   const [name, args] = FUNCTIONS[method];
   if (typeof engine[name] !== "function") throw new Unsupported(`${name}() is not implemented`);
@@ -90,7 +118,7 @@ function withDefaults(shake) {
     expansion: false, artifacts: false, capabilities: [], variants: {}, ...shake,
   };
   const [major, minor] = String(out.protocol).split(".").map(Number);
-  if (major === 1 && minor >= 1 && !out.capabilities.includes("observe")) {
+  if (((major === 1 && minor >= 1) || major === 2) && !out.capabilities.includes("observe")) {
     out.capabilities = [...out.capabilities, "observe"];
   }
   return out;
@@ -100,6 +128,7 @@ async function answer(engine, request, state) {
   const params = request.params ?? {};
   switch (request.method) {
     case "handshake":
+      checkOracleVersion(params);
       state.handshake = withTryActions(withDefaults(await call(engine, "handshake", params)), engine, state);
       return state.handshake;
     case "try_actions":
@@ -116,14 +145,41 @@ async function answer(engine, request, state) {
       return null;
     default: {
       if (!(request.method in FUNCTIONS)) {
-        const error = new Error(`unknown method ${JSON.stringify(request.method)}`);
-        error.badRequest = true;
-        throw error;
+        throw badRequest(`unknown method ${JSON.stringify(request.method)}`, RPC_CODES.method_not_found);
       }
       const result = await call(engine, request.method, params);
       return result === undefined ? null : result;
     }
   }
+}
+
+function parse(line) {
+  if (Buffer.byteLength(line) > MAX_LINE_BYTES) throw badRequest("request line too long", RPC_CODES.invalid_request);
+  try {
+    return JSON.parse(line);
+  } catch {
+    throw badRequest("the request line is not JSON", RPC_CODES.parse_error);
+  }
+}
+
+/** One request's answer, in the request's framing. */
+async function respond(engine, request, state, framingName = framingOf(request)) {
+  const framing = FRAMINGS[framingName];
+  const id = request?.id ?? null;
+  try {
+    if (request === null || typeof request !== "object") throw badRequest("the request is not a JSON object", RPC_CODES.invalid_request);
+    return framing({ id, result: await answer(engine, request, state) });
+  } catch (error) {
+    if (error?.badRequest) return framing({ id, error: { code: "bad_request", message: error.message }, rpcCode: error.rpcCode });
+    return framing(errorAnswer(id, error));
+  }
+}
+
+async function answerBatch(engine, requests, state) {
+  if (requests.length === 0) throw badRequest("the batch is empty", RPC_CODES.invalid_request);
+  const answers = [];
+  for (const request of requests) answers.push(await respond(engine, request, state, "jsonrpc"));
+  return answers;
 }
 
 /** Answer requests from stdin until "quit" or the end of the input. */
@@ -135,29 +191,23 @@ export async function serve(engine, { input = process.stdin, output = process.st
     console.info = console.error;
     process.stdout.write = process.stderr.write.bind(process.stderr);
   }
-  const state = { running: true, handshake: null };
+  const state = { running: true, handshake: null, framing: "lines" };
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
-    let id = null;
     let response;
     try {
-      if (Buffer.byteLength(line) > MAX_LINE_BYTES) throw Object.assign(new Error("request line too long"), { badRequest: true });
-      let request;
-      try {
-        request = JSON.parse(line);
-      } catch {
-        throw Object.assign(new Error("the request line is not JSON"), { badRequest: true });
-      }
-      id = request.id ?? null;
-      response = { id, result: await answer(engine, request, state) };
+      const request = parse(line);
+      state.framing = framingOf(request);
+      response = Array.isArray(request) ? await answerBatch(engine, request, state) : await respond(engine, request, state);
     } catch (error) {
-      response = error?.badRequest ? { id, error: { code: "bad_request", message: error.message } } : errorAnswer(id, error);
+      response = FRAMINGS[state.framing]({ id: null, error: { code: "bad_request", message: error.message }, rpcCode: error.rpcCode });
     }
-    const text = JSON.stringify(response);
+    let text = JSON.stringify(response);
     if (Buffer.byteLength(text) > MAX_LINE_BYTES) {
-      response = errorAnswer(id, new Error(`the answer would be longer than ${MAX_LINE_BYTES} bytes`));
+      text = JSON.stringify(FRAMINGS[state.framing](
+        errorAnswer(response?.id ?? null, new Error(`the answer would be longer than ${MAX_LINE_BYTES} bytes`))));
     }
-    if (!write(JSON.stringify(response) + "\n")) {
+    if (!write(text + "\n")) {
       await new Promise((resolve) => output.once("drain", resolve));
     }
     if (!state.running) break;
