@@ -22,6 +22,10 @@ def serve_command(
     legal_cost: Annotated[float, typer.Option(
         metavar="MS", help="wait this many milliseconds in every legal_actions call, as an adapter that lists "
                            "by trying candidates itself (docs/performance.md)")] = 0.0,
+    no_try_actions: Annotated[bool, typer.Option(
+        "--no-try-actions",
+        help="serve the engine without the try_actions capability: the oracle then applies each action it judges "
+             "on a copy (docs/performance.md)")] = False,
 ) -> None:
     """Serve an engine on stdin/stdout in the wire protocol (docs/wire.md); its prints go to stderr.
 
@@ -31,7 +35,7 @@ def serve_command(
     """
     from oracle.engines.wire.server import serve_stdio
 
-    like = AdapterLike(by_trial=legal_by_trial, cost_ms=legal_cost)
+    like = AdapterLike(by_trial=legal_by_trial, cost_ms=legal_cost, no_try=no_try_actions)
     problem = like.problem()
     if problem is not None:
         raise bad_input(problem)

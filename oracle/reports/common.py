@@ -14,6 +14,7 @@ from oracle.core.json_types import JSON
 from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.core.versions import python_version
+from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
 
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -76,6 +77,9 @@ class RunInfo:
     budget_scale: BudgetScale | None = None
     """The factor the run's fixed budgets were multiplied by, and where it came from (None: not known, as in a run
     stopped before its engine started, or a command without budgets)."""
+    legal_share: LegalShare | None = None
+    """The share of decisions at which the engine's complete legal set was compared, and how it was set (None: not
+    known, or a command that plays no games)."""
     shard: ShardRecord | None = None
     """``--shard K/N``: the shard this run was and where its results sit in the whole plan (None: not sharded)."""
 
@@ -108,6 +112,8 @@ class RunInfo:
             "stopped": self.stopped,
             "not_run": list(self.not_run),
             **({"budget_scale": self.budget_scale.to_json()} if self.budget_scale is not None else {}),
+            **({"legal_share": self.legal_share.share, "legal_share_reason": self.legal_share.reason}
+               if self.legal_share is not None else {}),
             **({"shard": self.shard.to_json()} if self.shard is not None else {}),
         }
 
