@@ -25,9 +25,10 @@ from oracle.cli.console import failure_lines
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.costs import EngineCosts, advice
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.speed import BudgetScale
-from oracle.reports.common import RunInfo, exit_code, failed_results, failing, summary_line, verdict
+from oracle.reports.common import RunInfo, cost_lines, exit_code, failed_results, failing, summary_line, verdict
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
@@ -152,6 +153,8 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         echo(", ".join(counted))
     if run.budget_scale is not None:
         echo(run.budget_scale.text())
+    for line in cost_lines(run):
+        echo(line)
     echo(f"{head} in {run.duration:.1f} s")
     if run.stopped:
         echo(f"the run stopped early: {run.stopped}; the reports are marked incomplete")
@@ -216,6 +219,8 @@ class Ran:
     suites: list[str] = field(default_factory=list)
     scale: BudgetScale | None = None
     """The factor of the run's fixed budgets (None until the engine has started)."""
+    costs: EngineCosts | None = None
+    """The engine's calls in the units that ended (None until the run has begun)."""
 
 
 def budget_scale(given: float | None, supervisor: Supervisor) -> BudgetScale:
@@ -254,6 +259,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
             return supervisor.run(ran.units, progress.wrap(ran.collected.add), request.time_budget)
         finally:
             progress.close()
+            ran.costs = supervisor.costs
     except Stopped as stop:
         return RunStatus(stopped=stop.signal_name)
     finally:
@@ -272,7 +278,9 @@ def report_run(request: CheckRequest, ran: Ran, status: RunStatus, clock: Clock,
                   started=clock.started_at, duration=clock.seconds(), options=request.report_options(),
                   stopped=f"stopped by {signal_name}" if signal_name else status.stopped, signal=signal_name,
                   not_run=not_run, fail_on_unsupported=request.fail_on_unsupported, allow_empty=request.allow_empty,
-                  budget_scale=ran.scale)
+                  budget_scale=ran.scale, engine_costs=ran.costs,
+                  speed_advice=advice(ran.costs, ran.handshake.capabilities)
+                  if ran.costs is not None and ran.handshake is not None else ())
     print_summary(results, run, echo)
     problems = write_reports(request.reports, results, run, echo)
     for problem in problems:

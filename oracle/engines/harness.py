@@ -32,6 +32,7 @@ from oracle.core.portable import shown_path
 from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, SHUFFLES_INSIDE, Engine
 from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
+from oracle.engines.costs import BY_TRIAL
 
 DEFAULT_START_TIMEOUT = 30.0
 """Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
@@ -69,6 +70,21 @@ def on_engine_call(hook: CallHook) -> None:
 def _announce(method: str) -> None:
     for hook in _call_hooks:
         hook(method)
+
+
+CostHook = Callable[[str, float], None]
+_cost_hooks: list[CostHook] = []
+
+
+def on_engine_cost(hook: CostHook) -> None:
+    """Have ``hook(method, seconds)`` called after every guarded call of an engine under test (the worker records
+    the engine's cost per call, :mod:`oracle.engines.costs`)."""
+    _cost_hooks.append(hook)
+
+
+def _cost(method: str, seconds: float) -> None:
+    for hook in _cost_hooks:
+        hook(method, seconds)
 
 
 @contextmanager
@@ -150,9 +166,11 @@ class Subject:
     per call, ``start_timeout`` for ``create`` and ``handshake``."""
 
     def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0,
-                 start_timeout: float = DEFAULT_START_TIMEOUT) -> None:
+                 start_timeout: float = DEFAULT_START_TIMEOUT, costed: bool = True) -> None:
         self.factory = factory
         self.impl = impl
+        self.costed = costed
+        """Whether the calls count in the engine's costs (not for a reference timed beside it)."""
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.engine: Engine = self._call("create", factory)
@@ -162,7 +180,13 @@ class Subject:
         """Every engine call goes through here: announced to the hooks, then guarded."""
         if _call_hooks:
             _announce(method)
-        return self._guard(method, fn, *args)
+        if not (_cost_hooks and self.costed):
+            return self._guard(method, fn, *args)
+        started = time.perf_counter()
+        try:
+            return self._guard(method, fn, *args)
+        finally:
+            _cost(method, time.perf_counter() - started)
 
     def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         allowed = self.start_timeout if method in START_METHODS else self.timeout
@@ -236,7 +260,13 @@ class Subject:
             if twice is not None:
                 raise EngineFault("duplicate", "legal_actions", f"lists {twice} more than once")
             return actions  # type: ignore[no-any-return]
-        return self.probe_legal_actions()
+        if not (_cost_hooks and self.costed):
+            return self.probe_legal_actions()
+        started = time.perf_counter()
+        try:
+            return self.probe_legal_actions()
+        finally:
+            _cost(BY_TRIAL, time.perf_counter() - started)
 
     # ------------------------------------------------------------------ working around gaps
 
@@ -244,7 +274,7 @@ class Subject:
         """A copy of this engine in its current state: export/load into a new instance, else deepcopy."""
         twin = object.__new__(Subject)
         twin.factory, twin.impl, twin.timeout, twin.handshake = self.factory, self.impl, self.timeout, self.handshake
-        twin.start_timeout = self.start_timeout
+        twin.start_timeout, twin.costed = self.start_timeout, self.costed
         if self.handshake.can("export") and self.handshake.can("load"):
             twin.engine = self._call("create", self.factory)
             twin.load_snapshot(self.export())

@@ -13,6 +13,7 @@ from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.versions import python_version
+from oracle.engines.costs import EngineCosts
 from oracle.engines.speed import BudgetScale
 
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -55,6 +56,10 @@ class RunInfo:
     budget_scale: BudgetScale | None = None
     """The factor the run's fixed budgets were multiplied by, and where it came from (None: not known, as in a run
     stopped before its engine started, or a command without budgets)."""
+    engine_costs: EngineCosts | None = None
+    """The engine's calls in the run, by method (None: not recorded, as in a run stopped before any unit ended)."""
+    speed_advice: tuple[str, ...] = ()
+    """What the engine could declare to make the oracle faster on it (:func:`oracle.engines.costs.advice`)."""
 
     @property
     def complete(self) -> bool:
@@ -80,6 +85,8 @@ class RunInfo:
             "stopped": self.stopped,
             "not_run": list(self.not_run),
             **({"budget_scale": self.budget_scale.to_json()} if self.budget_scale is not None else {}),
+            **({"engine_costs": self.engine_costs.to_json(self.speed_advice)} if self.engine_costs is not None
+               else {}),
         }
 
 
@@ -221,3 +228,15 @@ def one_line(result: Summarised) -> str:
     else:
         text = result.outcome.value
     return " ".join(text.split())
+
+
+COSTS_SHOWN = 3
+"""How many methods the console's line of the engine's costs names (the reports name them all)."""
+
+
+def cost_lines(run: RunInfo) -> list[str]:
+    """The console's lines of the engine's speed: its costliest methods, then each piece of advice."""
+    if run.engine_costs is None or not run.engine_costs.methods:
+        return []
+    costliest = "; ".join(cost.text() for cost in run.engine_costs.methods[:COSTS_SHOWN])
+    return [f"engine calls: {costliest}", *(f"faster: {text}" for text in run.speed_advice)]
