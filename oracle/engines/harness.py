@@ -76,10 +76,11 @@ CostHook = Callable[[str, float], None]
 _cost_hooks: list[CostHook] = []
 
 
-def on_engine_cost(hook: CostHook) -> None:
+def on_engine_cost(hook: CostHook) -> Callable[[], None]:
     """Have ``hook(method, seconds)`` called after every guarded call of an engine under test (the worker records
-    the engine's cost per call, :mod:`oracle.engines.costs`)."""
+    the engine's cost per call, :mod:`oracle.engines.costs`); returns what removes the hook again."""
     _cost_hooks.append(hook)
+    return lambda: _cost_hooks.remove(hook)
 
 
 def _cost(method: str, seconds: float) -> None:
