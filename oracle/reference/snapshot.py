@@ -8,6 +8,7 @@ the draw pile is listed from the top.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from oracle.core.cards import catalogue
@@ -260,6 +261,12 @@ def _load_artifacts(data: JSON, state: GameState) -> None:
         raise SnapshotError(f"artifacts: the display and the held tiles must be this game's tiles {expected}")
 
 
+@cache
+def _game_cards(expansion: bool) -> frozenset[str]:
+    """The ids of every card of a game with or without the expansion."""
+    return frozenset(c.id for c in catalogue().in_sets(["base", "artifacts"] if expansion else ["base"]))
+
+
 def _check_conservation(state: GameState) -> None:
     """Every card of the game is in exactly one zone."""
     zones: dict[str, list[str]] = {
@@ -277,8 +284,7 @@ def _check_conservation(state: GameState) -> None:
             if card_id in seen:  # pragma: no cover - bad snapshot
                 raise SnapshotError(f"{zone}: card {card_id} is also in {seen[card_id]}")
             seen[card_id] = zone
-    sets = ["base", "artifacts"] if state.setup.expansion else ["base"]
-    expected = {c.id for c in catalogue().in_sets(sets)}
+    expected = _game_cards(state.setup.expansion)
     missing = sorted(expected - set(seen))
     extra = sorted(set(seen) - expected)
     if extra:  # pragma: no cover - bad snapshot
