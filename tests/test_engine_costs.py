@@ -107,8 +107,9 @@ def test_the_json_report_holds_the_costs_and_the_advice_and_validates(tmp_path: 
 def test_markdown_and_junit_show_the_costs_the_budget_scale_and_the_advice() -> None:
     markdown = markdown_report([], _run())
     passed = CheckResult("setup", "setup/2p", "a set-up", Outcome.PASS)
-    properties = {p.attrib["name"]: p.attrib["value"]
-                  for p in junit_tree([passed], _run()).getroot().iter("property")}
+    root = junit_tree([passed], _run()).getroot()
+    assert root is not None
+    properties = {p.attrib["name"]: p.attrib["value"] for p in root.iter("property")}
     assert (True, True, True) == ("| `legal_actions_by_trial` | 3 | 21.1 | 0.06 |" in markdown,
                                   "The run's budget scale 2 (given: --budget-scale 2)." in markdown,
                                   "* Faster: declare `legal_actions`" in markdown)
