@@ -153,7 +153,7 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         echo(", ".join(counted))
     if run.budget_scale is not None:
         echo(run.budget_scale.text())
-    for line in cost_lines(run):
+    for line in cost_lines(run.engine_costs, run.speed_advice):
         echo(line)
     echo(f"{head} in {run.duration:.1f} s")
     if run.stopped:

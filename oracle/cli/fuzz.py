@@ -22,9 +22,10 @@ from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult
 from oracle.core.rules import rules
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.costs import EngineCosts, advice
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.speed import BudgetScale, given_problem
-from oracle.reports.common import RunInfo, exit_code
+from oracle.reports.common import RunInfo, cost_lines, exit_code
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.supervisor import RunStatus, Supervisor
 from oracle.suites.registry import AnyUnit, CheckOptions
@@ -219,6 +220,7 @@ class _Fuzzed:
     started_at: datetime
     started: float
     scale: BudgetScale
+    costs: EngineCosts
 
     def print(self) -> None:
         from vale_invariants.fuzz import FuzzReport
@@ -228,6 +230,8 @@ class _Fuzzed:
         else:
             _print_lost(self.results, self.status.stopped)
         typer.echo(self.scale.text())
+        for line in cost_lines(self.costs, advice(self.costs, self.handshake.capabilities)):
+            typer.echo(line)
 
     def run_info(self, impl: str, config: FuzzConfig) -> RunInfo:
         from vale_invariants.fuzz import SUITE
@@ -243,6 +247,7 @@ class _Fuzzed:
             stopped=f"stopped by {stopped}" if stopped in ("SIGINT", "SIGTERM") else stopped,
             signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",
             not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (), budget_scale=self.scale,
+            engine_costs=self.costs, speed_advice=advice(self.costs, handshake.capabilities),
         )
 
 
@@ -283,7 +288,8 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
     finally:
         bar.close()
         supervisor.close()
-    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started, scale)
+    return _Fuzzed(handshake, unit, results, status, supervisor.attachments.get(0), started_at, started, scale,
+                   supervisor.costs)
 
 
 def _print_lost(results: list[CheckResult], stopped: str) -> None:

@@ -234,9 +234,9 @@ COSTS_SHOWN = 3
 """How many methods the console's line of the engine's costs names (the reports name them all)."""
 
 
-def cost_lines(run: RunInfo) -> list[str]:
+def cost_lines(costs: EngineCosts | None, advice: tuple[str, ...]) -> list[str]:
     """The console's lines of the engine's speed: its costliest methods, then each piece of advice."""
-    if run.engine_costs is None or not run.engine_costs.methods:
+    if costs is None or not costs.methods:
         return []
-    costliest = "; ".join(cost.text() for cost in run.engine_costs.methods[:COSTS_SHOWN])
-    return [f"engine calls: {costliest}", *(f"faster: {text}" for text in run.speed_advice)]
+    costliest = "; ".join(cost.text() for cost in costs.methods[:COSTS_SHOWN])
+    return [f"engine calls: {costliest}", *(f"faster: {text}" for text in advice)]
