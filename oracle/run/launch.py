@@ -1,7 +1,8 @@
 """Starting a worker process: forked from the supervisor with the oracle already imported, or a new interpreter.
 
 A forked worker skips the interpreter's start and the oracle's imports (about 0.35 s of CPU a worker, paid again
-for each worker that replaces a lost one). Forking is used where it is safe: on a system that has ``fork``, from a
+for each worker that replaces a lost one); what it inherits is left out of its garbage collections
+(``gc.freeze``). Forking is used where it is safe: on a system that has ``fork``, from a
 process that runs one thread only (a fork beside other threads, as under pytest-xdist, can copy a lock another
 thread holds). Elsewhere, or with ``VALE_ORACLE_WORKER_START=exec``, the worker is ``python -P -m
 oracle.run.worker``. Either way it is a process of its own, in a session of its own, with stdin closed, its output
@@ -12,6 +13,7 @@ costs only its unit.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import signal
@@ -100,8 +102,10 @@ def _fork(read_fd: int, write_fd: int, activity_path: Path, log_path: Path) -> F
         with contextlib.suppress(Exception):
             stream.flush()
     log = _log_descriptor(log_path)
+    gc.freeze()
     pid = os.fork()
     if pid:
+        gc.unfreeze()
         os.close(log)
         return ForkedWorker(pid)
     try:
