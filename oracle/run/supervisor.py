@@ -360,7 +360,7 @@ class Supervisor:
                         self.progress(message[2])
                     continue
                 _, _, results, attachment, costs = message
-                self.costs = self.costs.merged(costs)
+                self._add_costs(costs)
                 if attachment is not None:
                     self.attachments[index] = attachment
                 self._busy.remove(worker)
@@ -381,6 +381,14 @@ class Supervisor:
                                                      f"{silence:g} s)"))
                 self._retire(worker)
         return keep_going
+
+    def _add_costs(self, costs: object) -> None:
+        """Add a unit's engine costs to the run's; costs mangled in the worker (by an engine running there) are left
+        out, never a crash of the run."""
+        if not isinstance(costs, EngineCosts):
+            return
+        with contextlib.suppress(TypeError, ValueError, AttributeError):
+            self.costs = self.costs.merged(costs)
 
     def _lost(self, worker: _Worker, unit: AnyUnit, outcome: Outcome, what: str) -> list[CheckResult]:
         method = worker.activity.method
