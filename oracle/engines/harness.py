@@ -17,6 +17,7 @@ Under ``oracle check`` and ``oracle fuzz`` all of this runs in a worker process;
 from __future__ import annotations
 
 import copy
+import json
 import signal
 import time
 import traceback
@@ -127,9 +128,29 @@ class Handshake:
         return any(self.can(c) for c in SHUFFLES_INSIDE)
 
 
+PARSED_KEPT = 16
+"""Handshakes kept once parsed: an engine answers the same one every time it starts (thousands of times a run)."""
+_parsed: dict[str, Handshake] = {}
+
+
 def parse_handshake(data: object) -> Handshake:
     """Validate an engine's handshake, against ``handshake.schema.json`` too (PROTO-2); raise EngineFault naming
-    the bad field."""
+    the bad field. A handshake equal to one parsed before is not validated again (the check takes longer than
+    starting the reference engine)."""
+    try:
+        key = json.dumps(data, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return _parse_handshake(data)
+    known = _parsed.get(key)
+    if known is not None:
+        return known
+    handshake = _parse_handshake(data)
+    if len(_parsed) < PARSED_KEPT:
+        _parsed[key] = handshake
+    return handshake
+
+
+def _parse_handshake(data: object) -> Handshake:
     if not isinstance(data, dict):
         raise EngineFault("bad-output", "handshake", "must return a JSON object")
     protocol = data.get("protocol")
