@@ -118,7 +118,8 @@ def test_markdown_and_junit_show_the_costs_the_budget_scale_and_the_advice() -> 
 
 def test_oracle_check_reports_the_calls_its_workers_timed(tmp_path: Path) -> None:
     report = tmp_path / "r.json"
-    result = runner.invoke(app, ["check", "--suite", "setup", "--budget-scale", "1", "--report-json", str(report)])
+    result = runner.invoke(app, ["check", "--suite", "setup", "--jobs", "1", "--budget-scale", "1", "--report-json",
+                                 str(report)])
     methods = {m["method"]: m["calls"] for m in json.loads(report.read_text(encoding="utf-8"))["run"]["engine_costs"]
                ["methods"]}
     assert (0, 9) == (result.exit_code, methods.get("new_game"))
