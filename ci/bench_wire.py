@@ -13,7 +13,10 @@ by trying candidates itself, 20 ms a call; real ones measured 20 to 150 ms). Fig
   ``--legal-cost 20`` >= 400/s; ``oracle serve`` alone also without ``observe``, without pipelining and without
   either, and ``--legal-by-trial --no-try-actions`` (every judgement on a copy) to show what ``try_actions`` saves;
 * the default ``oracle check``, wall-clock, at the budget scale and legal-set share it measures: at most 60 s on
-  ``--legal-by-trial`` and on ``--legal-cost 20``, and ``oracle serve`` at most 1.5x the in-process run.
+  ``--legal-by-trial`` and on ``--legal-cost 20``, and ``oracle serve`` at most 1.5x the in-process run. These
+  run the suites in this one process (no supervisor, no workers); ``ci/bench_cli.py`` times ``oracle check`` as
+  a user runs it, start-up and workers included, for the targets on the reference (at most 3 s) and on
+  ``cmd:oracle serve`` (at most 1.5x the reference).
 
 Run: ``python3 ci/bench_wire.py`` (about 15 minutes on a busy 2-core machine); ``--quick`` runs one round and
 skips the ``oracle check`` comparison; ``--repeats N`` sets the rounds (default 3).
@@ -45,7 +48,8 @@ from oracle.suites.all import BY_NAME, run_check
 from oracle.suites.registry import CheckOptions
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 
-SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
+SERVE = f"cmd:{sys.executable} -m oracle.cli serve"
+"""``oracle serve`` as the ``oracle`` command starts it (its own module only, oracle/cli/__init__.py)."""
 LOCKSTEP_GAMES = 12
 REPEATS = 3
 IN_PROCESS = "oracle.reference"

@@ -28,12 +28,14 @@ from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.costs import EngineCosts, advice
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
 from oracle.reports.common import (
     RunInfo,
     ShardRecord,
+    cost_lines,
     exit_code,
     failed_results,
     failing,
@@ -167,6 +169,8 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         echo(run.budget_scale.text())
     if run.legal_share is not None:
         echo(run.legal_share.text())
+    for line in cost_lines(run.engine_costs, run.speed_advice):
+        echo(line)
     echo(f"{head} in {run.duration:.1f} s")
     if load_line(results):
         echo(load_line(results))
@@ -241,6 +245,8 @@ class Ran:
     """The share of decisions compared with the engine's complete legal set (None until the engine has started)."""
     dealt: Dealt | None = None
     """With ``--shard``: the whole plan and where this shard's units sit in it."""
+    costs: EngineCosts | None = None
+    """The engine's calls in the units that ended (None until the run has begun)."""
 
 
 @dataclass(frozen=True)
@@ -316,6 +322,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
             return supervisor.run(ran.units, progress.wrap(ran.collected.add), request.time_budget)
         finally:
             progress.close()
+            ran.costs = supervisor.costs
     except Stopped as stop:
         return RunStatus(stopped=stop.signal_name)
     finally:
@@ -335,7 +342,10 @@ def report_run(request: CheckRequest, ran: Ran, status: RunStatus, clock: Clock,
                   stopped=f"stopped by {signal_name}" if signal_name else status.stopped, signal=signal_name,
                   not_run=not_run, fail_on_unsupported=request.fail_on_unsupported, allow_empty=request.allow_empty,
                   budget_scale=ran.scale, legal_share=ran.share,
-                  shard=ran.dealt.record(ran.collected, ran.units, status.not_run) if ran.dealt else None)
+                  shard=ran.dealt.record(ran.collected, ran.units, status.not_run) if ran.dealt else None,
+                  engine_costs=ran.costs,
+                  speed_advice=advice(ran.costs, ran.handshake.capabilities)
+                  if ran.costs is not None and ran.handshake is not None else ())
     print_summary(results, run, echo)
     problems = write_reports(request.reports, results, run, echo)
     for problem in problems:

@@ -26,11 +26,12 @@ from oracle.core.results import CheckResult
 from oracle.core.rules import rules
 from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.costs import EngineCosts, advice
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.legal_share import LegalShare
 from oracle.engines.legal_share import given_problem as share_problem
 from oracle.engines.speed import BudgetScale, given_problem
-from oracle.reports.common import RunInfo, exit_code, failed_results, one_line
+from oracle.reports.common import RunInfo, cost_lines, exit_code, failed_results, one_line
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.request import parse_shard
 from oracle.run.supervisor import RunStatus, Supervisor
@@ -242,6 +243,7 @@ class _Fuzzed:
     started: float
     scale: BudgetScale
     share: LegalShare
+    costs: EngineCosts
 
     def print(self) -> None:
         from vale_invariants.fuzz import SUITE, FuzzReport
@@ -254,6 +256,8 @@ class _Fuzzed:
             _print_lost(self.results, self.status.stopped)
         typer.echo(self.scale.text())
         typer.echo(self.share.text())
+        for line in cost_lines(self.costs, advice(self.costs, self.handshake.capabilities)):
+            typer.echo(line)
 
     def run_info(self, impl: str, config: FuzzConfig) -> RunInfo:
         from vale_invariants.fuzz import SUITE
@@ -272,6 +276,7 @@ class _Fuzzed:
             signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",
             not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (), budget_scale=self.scale,
             legal_share=self.share,
+            engine_costs=self.costs, speed_advice=advice(self.costs, handshake.capabilities),
         )
 
 
@@ -314,7 +319,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
         bar.close()
         supervisor.close()
     return _Fuzzed(handshake, config, unit, results, status, supervisor.attachments.get(0), started_at, started, scale,
-                   share)
+                   share, supervisor.costs)
 
 
 def _print_lost(results: list[CheckResult], stopped: str) -> None:

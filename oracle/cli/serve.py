@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from oracle.core.exits import bad_input
+from oracle.core.cards import CardDataError
+from oracle.core.exits import EXIT_BAD_INPUT, bad_input
 from oracle.core.faults import ImplError
 from oracle.engines.adapter_like import AdapterLike, adapter_like
 from oracle.engines.connect import DEFAULT_IMPL, resolve_impl
@@ -50,3 +51,19 @@ def serve_command(
     except BrokenPipeError:
         code = 0
     raise typer.Exit(code)
+
+
+def serve_alone() -> None:
+    """``oracle serve`` as the whole command line, without the other commands and their imports."""
+    app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+
+    @app.callback()
+    def _oracle() -> None:
+        """Vale Oracle."""
+
+    app.command("serve")(serve_command)
+    try:
+        app(prog_name="oracle")
+    except CardDataError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise SystemExit(EXIT_BAD_INPUT) from None

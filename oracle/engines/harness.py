@@ -18,6 +18,7 @@ Under ``oracle check`` and ``oracle fuzz`` all of this runs in a worker process;
 from __future__ import annotations
 
 import copy
+import json
 import marshal
 import signal
 import time
@@ -35,6 +36,7 @@ from oracle.core.portable import shown_path
 from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, SHUFFLES_INSIDE, Engine
 from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
+from oracle.engines.costs import BY_TRIAL
 
 DEFAULT_START_TIMEOUT = 30.0
 """Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
@@ -72,6 +74,22 @@ def on_engine_call(hook: CallHook) -> None:
 def _announce(method: str) -> None:
     for hook in _call_hooks:
         hook(method)
+
+
+CostHook = Callable[[str, float], None]
+_cost_hooks: list[CostHook] = []
+
+
+def on_engine_cost(hook: CostHook) -> Callable[[], None]:
+    """Have ``hook(method, seconds)`` called after every guarded call of an engine under test (the worker records
+    the engine's cost per call, :mod:`oracle.engines.costs`); returns what removes the hook again."""
+    _cost_hooks.append(hook)
+    return lambda: _cost_hooks.remove(hook)
+
+
+def _cost(method: str, seconds: float) -> None:
+    for hook in _cost_hooks:
+        hook(method, seconds)
 
 
 @contextmanager
@@ -113,9 +131,29 @@ class Handshake:
         return any(self.can(c) for c in SHUFFLES_INSIDE)
 
 
+PARSED_KEPT = 16
+"""Handshakes kept once parsed: an engine answers the same one every time it starts (thousands of times a run)."""
+_parsed: dict[str, Handshake] = {}
+
+
 def parse_handshake(data: object) -> Handshake:
     """Validate an engine's handshake, against ``handshake.schema.json`` too (PROTO-2); raise EngineFault naming
-    the bad field."""
+    the bad field. A handshake equal to one parsed before is not validated again (the check takes longer than
+    starting the reference engine)."""
+    try:
+        key = json.dumps(data, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return _parse_handshake(data)
+    known = _parsed.get(key)
+    if known is not None:
+        return known
+    handshake = _parse_handshake(data)
+    if len(_parsed) < PARSED_KEPT:
+        _parsed[key] = handshake
+    return handshake
+
+
+def _parse_handshake(data: object) -> Handshake:
     if not isinstance(data, dict):
         raise EngineFault("bad-output", "handshake", "must return a JSON object")
     protocol = data.get("protocol")
@@ -153,9 +191,11 @@ class Subject:
     per call, ``start_timeout`` for ``create`` and ``handshake``."""
 
     def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0,
-                 start_timeout: float = DEFAULT_START_TIMEOUT) -> None:
+                 start_timeout: float = DEFAULT_START_TIMEOUT, costed: bool = True) -> None:
         self.factory = factory
         self.impl = impl
+        self.costed = costed
+        """Whether the calls count in the engine's costs (not for a reference timed beside it)."""
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.engine: Engine = self._call("create", factory)
@@ -167,7 +207,13 @@ class Subject:
         """Every engine call goes through here: announced to the hooks, then guarded."""
         if _call_hooks:
             _announce(method)
-        return self._guard(method, fn, *args)
+        if not (_cost_hooks and self.costed):
+            return self._guard(method, fn, *args)
+        started = time.perf_counter()
+        try:
+            return self._guard(method, fn, *args)
+        finally:
+            _cost(method, time.perf_counter() - started)
 
     def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         allowed = self.start_timeout if method in START_METHODS else self.timeout
@@ -272,7 +318,13 @@ class Subject:
             if twice is not None:
                 raise EngineFault("duplicate", "legal_actions", f"lists {twice} more than once")
             return actions  # type: ignore[no-any-return]
-        return self.probe_legal_actions()
+        if not (_cost_hooks and self.costed):
+            return self.probe_legal_actions()
+        started = time.perf_counter()
+        try:
+            return self.probe_legal_actions()
+        finally:
+            _cost(BY_TRIAL, time.perf_counter() - started)
 
     # ------------------------------------------------------------------ working around gaps
 
@@ -280,7 +332,7 @@ class Subject:
         """A copy of this engine in its current state: export/load into a new instance, else deepcopy."""
         twin = object.__new__(Subject)
         twin.factory, twin.impl, twin.timeout, twin.handshake = self.factory, self.impl, self.timeout, self.handshake
-        twin.start_timeout, twin.tried = self.start_timeout, {}
+        twin.start_timeout, twin.tried, twin.costed = self.start_timeout, {}, self.costed
         if self.handshake.can("export") and self.handshake.can("load"):
             twin.engine = self._call("create", self.factory)
             twin.load_snapshot(self.export())

@@ -129,7 +129,8 @@ def measure_scale(engine: Subject) -> BudgetScale:
     timeout = engine.timeout
     engine.timeout = min(timeout or CALIBRATION_SECONDS, CALIBRATION_SECONDS)
     try:
-        reference = Subject(lambda: ReferenceEngine(engine.handshake.variants), REFERENCE, engine.timeout)
+        reference = Subject(lambda: ReferenceEngine(engine.handshake.variants), REFERENCE, engine.timeout,
+                            costed=False)
         sample = _sample(engine, reference, started)
     except EngineFault as fault:
         return BudgetScale.unmeasured(f"{fault.method}() failed while timing the engine: {fault.message}")
