@@ -102,9 +102,10 @@ def _check(tmp_path: Path, *args: str) -> tuple[int, str, JSON]:
 
 def test_every_worker_uses_the_one_given_scale_and_the_rows_it_cuts_short_form_no_cause(tmp_path: Path) -> None:
     code, out, report = _check(tmp_path, "--suite", "z3", "--select", "z3/holding-limit/*",
-                               "--z3-budget", "0.001", "--budget-scale", "3", "--jobs", "2")
+                               "--z3-budget", "0.001", "--budget-scale", "3", "--jobs", "2", "--legal-share", "1")
     assert 3 == code, out
     assert {"factor": 3.0, "source": "given"} == report["run"]["budget_scale"]
+    assert (1.0, "given: --legal-share 1") == (report["run"]["legal_share"], report["run"]["legal_share_reason"])
     assert "budget scale 3 (given: --budget-scale 3)" in out
     cut = [r for r in report["results"] if r["details"].get("out_of_budget")]
     assert len(cut) >= 2 and all("budget of 0.003 s ran out" in r["message"] for r in cut)
@@ -118,6 +119,17 @@ def test_a_run_measures_its_scale_and_says_so(tmp_path: Path) -> None:
     assert (0, "measured") == (code, scale["source"]), out
     assert scale["factor"] >= 1 and scale["engine_ms"] > 0 and scale["reference_ms"] > 0
     assert f"budget scale {scale['factor']:g} (measured: " in out
+    share, reason = report["run"]["legal_share"], report["run"]["legal_share_reason"]
+    assert (True, True) == (0.05 <= share <= 0.5, reason.startswith("measured: a listing took "))
+    assert f"legal-set share {share:g} ({reason})" in out
+
+
+@pytest.mark.parametrize("command", ["check", "fuzz"])
+@pytest.mark.parametrize("value", ["0.01", "1.5", "nan"])
+def test_a_legal_share_outside_0_05_to_1_is_bad_input(command: str, value: str) -> None:
+    result = runner.invoke(app, [command, "--legal-share", value])
+    assert 2 == result.exit_code
+    assert f"error: --legal-share must be a number from 0.05 to 1, got {value}" in result.stderr
 
 
 @pytest.mark.parametrize("command", ["check", "fuzz"])

@@ -33,6 +33,11 @@ FIXTURES = {
     "vale_fixtures.loki_every_family_undeclared": "ART-11",
     "vale_fixtures.pays_then_rejects": "DEC-4",
 }
+CAUGHT_IN_PLAY = {
+    "vale_fixtures.tries_leniently": "PROTO-2",
+}
+"""Fixtures no scenario can catch: random play at its default legal-set share does (the oracle asks try_actions
+only at the decisions it does not list in full)."""
 
 
 def _scenario_failures(impl: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -52,10 +57,18 @@ def test_fixture_engine_is_caught_with_its_rule_id(impl: str, rule: str) -> None
     assert rule in caught_rules, f"{impl} breaks {rule}; failures: {failures}"
 
 
+@pytest.mark.parametrize(("impl", "rule"), sorted(CAUGHT_IN_PLAY.items()))
+def test_fixture_engine_is_caught_by_random_play_with_its_rule_id(impl: str, rule: str) -> None:
+    results = run_check(EngineUnderTest.load(impl, timeout=CALL_SECONDS), CheckOptions(games=1, players=(2,)),
+                        ["random-play"])
+    assert results, "no game ran"
+    assert {rule} == {r for result in results if not result.outcome.ok for r in result.rules}
+
+
 def test_fixture_declares_the_rule_it_breaks() -> None:
     import importlib
 
     assert FIXTURES, "no fixture listed"
-    for impl, rule in FIXTURES.items():
+    for impl, rule in {**FIXTURES, **CAUGHT_IN_PLAY}.items():
         engine = importlib.import_module(impl).create()
         assert rule == engine.BROKEN_RULE

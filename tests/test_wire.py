@@ -68,6 +68,7 @@ def test_every_request_the_client_writes_fits_the_request_schema() -> None:
     params: dict[str, JSON] = {
         "new_game": {"setup": setup}, "apply": {"action": reference.legal_actions()[0]},
         "load": {"snapshot": reference.export()}, "observe": {"legal_actions": True, "snapshot": False},
+        "try_actions": {"actions": reference.legal_actions()[:2]},
     }
     assert METHODS, "no wire method listed"
     for name in METHODS:
@@ -81,6 +82,8 @@ def test_every_answer_of_the_server_fits_the_response_and_result_schemas() -> No
     answers.append(("decision", ask(server, "decision")))
     legal = ask(server, "legal_actions")
     answers.append(("legal_actions", legal))
+    illegal = {**legal["result"][0], "player": 9}
+    answers.append(("try_actions", ask(server, "try_actions", actions=[legal["result"][0], illegal])))
     answers.append(("apply", ask(server, "apply", action=legal["result"][0])))
     answers.append(("export", ask(server, "export")))
     answers.append(("load", ask(server, "load", snapshot=answers[-1][1]["result"])))

@@ -86,6 +86,9 @@ class FuzzConfig:
     set_aside: tuple[str, ...] = ()
     """Rules of known causes: their divergences and findings (blamed on the rule: their first rule) are counted, the
     engines are re-synchronised, and the games go on to the next cause."""
+    legal_share: float = 1.0
+    """The share of decisions at which the lock-step compares the engine's complete legal set
+    (:mod:`oracle.engines.legal_share`)."""
     shard: Shard = WHOLE
     """``--shard K/N``: the batches of games this run plays (:meth:`Shard.batch_number`), each shard with the whole
     budget; no two shards of one seed play a batch of the same seed."""
@@ -141,6 +144,8 @@ class FuzzReport:
         if not config.positions:
             extra += " --no-positions"
         extra += "".join(f" --set-aside {rule}" for rule in config.set_aside)
+        if config.legal_share < 1:
+            extra += f" --legal-share {config.legal_share:g}"
         extra += f" --shard {config.shard.text}" if not config.shard.whole else ""
         return (f"oracle fuzz --impl {shlex.quote(self.impl)} {budget} --seed {config.seed} --players {players} "
                 f"--check {config.mode}{extra}")
@@ -456,7 +461,7 @@ class Known:
         return GameSettings(factory, impl, players, active, LOCKSTEP.name in active, config.timeout,
                             config.start_timeout, positions=positions, modes=modes,
                             set_aside=frozenset(config.set_aside), setup_known=self.setup_known,
-                            known=frozenset(self.causes))
+                            known=frozenset(self.causes), legal_share=config.legal_share)
 
     def learn(self, failure: Failure) -> None:
         """After ``failure`` is reported: the set-up deviation is known once (lock-step then goes on from the engine's

@@ -18,6 +18,7 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.undrivable import UNDRIVABLE, undrivable_reason
+from oracle.engines.legal_share import LegalSampler
 from oracle.engines.play import ADVANCED_TILES, adopt_deck, deal_difference, random_deck
 from oracle.reference import ReferenceEngine
 from vale_invariants import checks
@@ -64,6 +65,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         first = self.draw(0, players - 1)
         mode = settings.modes[self.draw(0, len(settings.modes) - 1)] if len(settings.modes) > 1 else settings.modes[0]
         deck_seed = self.draw(0, SEED_MAX)
+        self.sampler = LegalSampler(settings.legal_share, deck_seed)
         setup: JSON = {"players": players, "first_player": first, "deck": random_deck(deck_seed, mode != "base")}
         if mode != "base":
             setup["expansion"] = True
@@ -233,10 +235,17 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
             action: JSON = {"type": "shuffle", "player": None, "order": order}
             slot = _probe_category(seed % PROBE_SLOTS)
             return action, [action], slot, seed
-        legal = self.subject.legal_actions()
-        self._check_listed(pending, legal, step, snapshot)
-        if self.reference is not None:
-            self._compare_legal(pending, legal, step)
+        reference = self.reference
+        self.listed = reference is None or LOCKSTEP.name not in self.active \
+            or self.sampler.full(pending.get("kind"), step)
+        if self.listed:
+            legal = self.subject.legal_actions()
+            self._check_listed(pending, legal, step, snapshot)
+            if reference is not None:
+                self._compare_legal(pending, legal, step)
+        else:
+            assert reference is not None
+            legal = self._reference(step, "legal_actions", reference.legal_actions)
         if self.undone:
             legal = [a for a in legal if action_key(a) not in self.undone]
             if not legal:
@@ -245,6 +254,8 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
         x = self.draw(0, 2 * n * PROBE_SLOTS - 1)
         c = x % (2 * n)
         action = greedy(pending, legal, snapshot) if c < n else legal[c - n]
+        if not self.listed:
+            self._trial(pending, snapshot, action, legal, x, step)
         return action, legal, _probe_category(x // (2 * n)), x
 
 

@@ -10,11 +10,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from oracle.core.causes import CAUSE_KEY, stalled
-from oracle.core.faults import DeclaredButUnsupported, EngineFault
+from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
 from oracle.engines.harness import EngineTimeout, Subject, where_raised
+from oracle.engines.legal_share import LegalSampler
 from oracle.reference import ReferenceEngine
 from vale_invariants.actions import Key
 from vale_invariants.catalog import ENGINE_FAULT, LOCKSTEP, REFERENCE_FAULT
@@ -55,6 +56,11 @@ class RunnerCore:
         self.positions_reached = 0
         """Positions this game has reached and checked (its start, then one after each decision)."""
         self.decisions_played = 0
+        self.sampler = LegalSampler(settings.legal_share, 0)
+        """Which decisions compare the engine's complete legal set (reseeded with each game's deck seed)."""
+        self.listed = True
+        """The current decision's legal actions are the engine's own list (else the reference's: a sampled-out
+        decision, judged by :mod:`oracle.engines.trial`)."""
         self.reloaded = False
         """The engine was loaded with another position during this step (``game_resync``)."""
         self.undone: set[Key] = set()
@@ -138,7 +144,7 @@ class RunnerCore:
             detail = f"no answer within the step's budget of {self.settings.timeout * STEP_CALLS:g} s " \
                      f"({STEP_CALLS} calls of {self.settings.timeout:g} s)"
         message = f"engine {fault.kind} in {fault.method}(){what}: {detail}"
-        contradiction = isinstance(fault, DeclaredButUnsupported)
+        contradiction = fault.contradiction
         return Violation(Failure(invariant, "invariants", fault.rules if contradiction else (), message, step,
                                  self.trace, outcome=outcome, fault_details=fault.details if contradiction else {}))
 

@@ -53,7 +53,7 @@ class InvariantChecks(Resynchronising):
 
     def _rejected_legal(self, action: JSON, result: JSON, step: int) -> NoReturn:
         rejection = result.get("rejection") or {}
-        if self.on("INV-LEGAL-APPLIES"):
+        if self.listed and self.on("INV-LEGAL-APPLIES"):
             rule = str(rejection.get("rule", ""))
             self._raise(Finding("INV-LEGAL-APPLIES", "DEC-2", f"the engine listed {compact(action)} as legal, then "
                                 f"rejected it: {rejection}", "accepted", f"rejected {rejection.get('code')}",

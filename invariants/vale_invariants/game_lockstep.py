@@ -7,7 +7,9 @@ from typing import Any
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import answer_is_ordered
+from oracle.engines.trial import first_disagreement, trial_actions
 from oracle.reference import ReferenceEngine
+from vale_invariants.catalog import LOCKSTEP
 from vale_invariants.game_core import dedupe_rules
 from vale_invariants.game_resync import Resynchronising
 from vale_invariants.lockstep import (
@@ -43,8 +45,7 @@ class LockstepComparison(Resynchronising):
         if missing:
             engine_rejection = None
             try:
-                twin = self.subject.clone()
-                verdict = twin.apply(missing[0])
+                [verdict] = self.subject.judge([missing[0]])
                 engine_rejection = None if verdict["accepted"] else verdict.get("rejection")
             except EngineFault:
                 pass
@@ -59,6 +60,22 @@ class LockstepComparison(Resynchronising):
                                                rejection=extra_rejections[0] if extra_rejections else None,
                                                extra_rejections=extra_rejections,
                                                reference_decision=pending, rules=dedupe_rules(rules))))
+
+    def _trial(self, pending: JSON, snapshot: JSON | None, action: JSON, legal: list[JSON], seed: int,
+               step: int) -> None:
+        """A decision sampled out of the full comparison (:mod:`oracle.engines.legal_share`): the chosen action and a
+        few probes judged by the engine in one ``try_actions`` call, where it has it, against the reference; an
+        action judged otherwise (and so applied on a copy) is the legal-set difference it makes."""
+        reference = self.reference
+        if reference is None or not self.subject.handshake.can("try_actions") or not self.on(LOCKSTEP.name):
+            return
+        actions = trial_actions(action, legal, pending, snapshot, seed)
+        found = first_disagreement(self.subject, reference, actions)
+        if found is None:
+            return
+        implied = [*legal, found.action] if found.accepts_illegal else [a for a in legal if a is not found.action]
+        self.listed = True
+        self._compare_legal(pending, implied, step)
 
     def _compare_after(self, action: JSON | None, before: JSON | None, after: JSON | None, pending: JSON | None,
                        step: int) -> None:

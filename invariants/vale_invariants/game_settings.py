@@ -77,3 +77,6 @@ class GameSettings:
     """A set-up deviation was reported: a divergence at step 0 re-synchronises the reference instead."""
     resync_until: int = 0
     """Replaying a failure at this step: every divergence caused by an earlier action is set aside."""
+    legal_share: float = 1.0
+    """The share of decisions at which, in lock-step, the engine's complete legal set is compared
+    (:mod:`oracle.engines.legal_share`); at the others the chosen action and a few probes are judged."""

@@ -28,11 +28,14 @@ from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.costs import EngineCosts, advice
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
 from oracle.reports.common import (
     RunInfo,
     ShardRecord,
+    cost_lines,
     exit_code,
     failed_results,
     failing,
@@ -164,6 +167,10 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
         echo(", ".join(counted))
     if run.budget_scale is not None:
         echo(run.budget_scale.text())
+    if run.legal_share is not None:
+        echo(run.legal_share.text())
+    for line in cost_lines(run.engine_costs, run.speed_advice):
+        echo(line)
     echo(f"{head} in {run.duration:.1f} s")
     if load_line(results):
         echo(load_line(results))
@@ -189,7 +196,8 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     fail_on_unsupported: opt.FailOnUnsupported = False, allow_empty: opt.AllowEmpty = False, jobs: opt.Jobs = None,
     save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
     validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,
-    budget_scale: opt.BudgetScaleOption = None, shard: opt.ShardOption = None,
+    budget_scale: opt.BudgetScaleOption = None, legal_share: opt.LegalShareOption = None,
+    shard: opt.ShardOption = None,
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 
@@ -233,8 +241,12 @@ class Ran:
     suites: list[str] = field(default_factory=list)
     scale: BudgetScale | None = None
     """The factor of the run's fixed budgets (None until the engine has started)."""
+    share: LegalShare | None = None
+    """The share of decisions compared with the engine's complete legal set (None until the engine has started)."""
     dealt: Dealt | None = None
     """With ``--shard``: the whole plan and where this shard's units sit in it."""
+    costs: EngineCosts | None = None
+    """The engine's calls in the units that ended (None until the run has begun)."""
 
 
 @dataclass(frozen=True)
@@ -267,6 +279,12 @@ def budget_scale(given: float | None, supervisor: Supervisor) -> BudgetScale:
     return BudgetScale.given(given) if given is not None else supervisor.measure_scale()
 
 
+def legal_share(given: float | None, scale: BudgetScale) -> LegalShare:
+    """``--legal-share`` when given, else the share the engine's measured speed gives
+    (:mod:`oracle.engines.legal_share`), handed to every worker in the run's options."""
+    return LegalShare.given(given) if given is not None else LegalShare.of_scale(scale)
+
+
 def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ran) -> RunStatus:
     """Start the engine, plan the suites once, refuse an empty plan or bad expectations, and run the units under the
     supervisor; a signal before or during the run stops it."""
@@ -281,7 +299,8 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
                                 signals=signals, reap_descendants=True)
         handshake = ran.handshake = start_engine(supervisor)
         ran.scale = budget_scale(request.budget_scale, supervisor)
-        options = dataclasses.replace(request.options, budget_scale=ran.scale.factor)
+        ran.share = legal_share(request.legal_share, ran.scale)
+        options = dataclasses.replace(request.options, budget_scale=ran.scale.factor, legal_share=ran.share.share)
         supervisor.set_options(options)
         plan = plan_named(PlanContext(request.impl, handshake, options), request.to_plan)
         request.refuse_unmatched_selects(plan)
@@ -303,6 +322,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
             return supervisor.run(ran.units, progress.wrap(ran.collected.add), request.time_budget)
         finally:
             progress.close()
+            ran.costs = supervisor.costs
     except Stopped as stop:
         return RunStatus(stopped=stop.signal_name)
     finally:
@@ -321,8 +341,11 @@ def report_run(request: CheckRequest, ran: Ran, status: RunStatus, clock: Clock,
                   started=clock.started_at, duration=clock.seconds(), options=request.report_options(),
                   stopped=f"stopped by {signal_name}" if signal_name else status.stopped, signal=signal_name,
                   not_run=not_run, fail_on_unsupported=request.fail_on_unsupported, allow_empty=request.allow_empty,
-                  budget_scale=ran.scale,
-                  shard=ran.dealt.record(ran.collected, ran.units, status.not_run) if ran.dealt else None)
+                  budget_scale=ran.scale, legal_share=ran.share,
+                  shard=ran.dealt.record(ran.collected, ran.units, status.not_run) if ran.dealt else None,
+                  engine_costs=ran.costs,
+                  speed_advice=advice(ran.costs, ran.handshake.capabilities)
+                  if ran.costs is not None and ran.handshake is not None else ())
     print_summary(results, run, echo)
     problems = write_reports(request.reports, results, run, echo)
     for problem in problems:

@@ -47,6 +47,10 @@ UnitTimeout = Annotated[float, typer.Option(metavar="SECONDS",
 BudgetScaleOption = Annotated[float | None, typer.Option("--budget-scale", metavar="FACTOR",
     help="multiply every fixed budget above by FACTOR (1 or more) instead of measuring the engine's speed against "
     "the reference at the start; the factor a run used is in its summary and reports, and reproduces it")]
+LegalShareOption = Annotated[float | None, typer.Option("--legal-share", metavar="F",
+    help="compare the engine's complete legal set at this share of the decisions of random play and the lock-step "
+    "(0.05 to 1; 1: every decision) instead of setting it from the engine's measured speed; the share a run used "
+    "is in its summary and reports, and reproduces it")]
 TimeBudget = Annotated[float | None, typer.Option(metavar="SECONDS",
     help="stop the whole run after this many seconds, with a partial report marked incomplete")]
 MaxFailures = Annotated[int | None, typer.Option(metavar="N",

@@ -6,6 +6,7 @@ Exit codes: 0 no failure; 1 a failure (or an engine fault); 2 bad input.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ import typer
 
 import oracle.cli.fuzz_options as opt
 from oracle.cli.check import budget_scale as check_scale
+from oracle.cli.check import legal_share as check_share
 from oracle.cli.check import start_engine
 from oracle.cli.fuzz_corpus import compact_corpus, refuse_invalid_corpus, replay_corpus
 from oracle.core.exits import bad_input
@@ -24,9 +26,12 @@ from oracle.core.results import CheckResult
 from oracle.core.rules import rules
 from oracle.core.shards import Shard
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.costs import EngineCosts, advice
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.legal_share import LegalShare
+from oracle.engines.legal_share import given_problem as share_problem
 from oracle.engines.speed import BudgetScale, given_problem
-from oracle.reports.common import RunInfo, exit_code, failed_results, one_line
+from oracle.reports.common import RunInfo, cost_lines, exit_code, failed_results, one_line
 from oracle.reports.sanitize import clean_result, clean_text
 from oracle.run.request import parse_shard
 from oracle.run.supervisor import RunStatus, Supervisor
@@ -125,6 +130,7 @@ def fuzz_command(
     old_shrink_time: opt.OldShrinkTime = None,
     max_failures: opt.MaxFailures = 5,
     budget_scale: opt.BudgetScale = None,
+    legal_share: opt.LegalShare = None,
     set_aside: opt.SetAside = None,
     timeout: opt.Timeout = 5.0,
     start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT,
@@ -144,7 +150,9 @@ def fuzz_command(
         corpus=corpus)
     if budget_scale is not None and given_problem(budget_scale):
         raise _bad(given_problem(budget_scale))
-    fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress, budget_scale)
+    if legal_share is not None and share_problem(legal_share):
+        raise _bad(share_problem(legal_share))
+    fuzzed = _fuzz(impl, config, sys.stderr.isatty() if progress is None else progress, budget_scale, legal_share)
     fuzzed.print()
     compact_corpus(config)
     run = fuzzed.run_info(impl, fuzzed.config)
@@ -234,6 +242,8 @@ class _Fuzzed:
     started_at: datetime
     started: float
     scale: BudgetScale
+    share: LegalShare
+    costs: EngineCosts
 
     def print(self) -> None:
         from vale_invariants.fuzz import SUITE, FuzzReport
@@ -245,6 +255,9 @@ class _Fuzzed:
         else:
             _print_lost(self.results, self.status.stopped)
         typer.echo(self.scale.text())
+        typer.echo(self.share.text())
+        for line in cost_lines(self.costs, advice(self.costs, self.handshake.capabilities)):
+            typer.echo(line)
 
     def run_info(self, impl: str, config: FuzzConfig) -> RunInfo:
         from vale_invariants.fuzz import SUITE
@@ -262,10 +275,13 @@ class _Fuzzed:
             stopped=f"stopped by {stopped}" if stopped in ("SIGINT", "SIGTERM") else stopped,
             signal=stopped if stopped in ("SIGINT", "SIGTERM") else "",
             not_run=tuple(c.id for c in self.unit.checks) if self.status.not_run else (), budget_scale=self.scale,
+            legal_share=self.share,
+            engine_costs=self.costs, speed_advice=advice(self.costs, handshake.capabilities),
         )
 
 
-def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: float | None = None) -> _Fuzzed:
+def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: float | None = None,
+          given_share: float | None = None) -> _Fuzzed:
     """Start the engine (timing it against the reference unless ``budget_scale`` is given) and run the fuzz unit in
     a worker, with a progress line when asked."""
     # Hypothesis takes a third of a second to import: only `oracle fuzz` pays for it, not every oracle command.
@@ -290,6 +306,8 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
         started = time.perf_counter()
         scale = check_scale(budget_scale, supervisor)
         results, config = replay_corpus(supervisor, impl, handshake, config, options)
+        share = check_share(given_share, scale)
+        config = dataclasses.replace(config, legal_share=share.share)
         unit = fuzz_unit(config, reproduce=FuzzReport(impl, impl, config).reproduce(), scale=scale.factor)
 
         def collect(index: int, found: list[CheckResult]) -> bool:
@@ -300,7 +318,8 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
     finally:
         bar.close()
         supervisor.close()
-    return _Fuzzed(handshake, config, unit, results, status, supervisor.attachments.get(0), started_at, started, scale)
+    return _Fuzzed(handshake, config, unit, results, status, supervisor.attachments.get(0), started_at, started, scale,
+                   share, supervisor.costs)
 
 
 def _print_lost(results: list[CheckResult], stopped: str) -> None:

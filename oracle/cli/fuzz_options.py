@@ -46,6 +46,9 @@ MaxFailures = Annotated[int, typer.Option(metavar="N",
 BudgetScale = Annotated[float | None, typer.Option("--budget-scale", metavar="FACTOR",
     help="multiply the time the run allows for shrinking by FACTOR (1 or more) instead of measuring the engine's "
     "speed against the reference at the start (--time is not scaled)")]
+LegalShare = Annotated[float | None, typer.Option("--legal-share", metavar="F",
+    help="compare the engine's complete legal set at this share of the lock-step's decisions (0.05 to 1; 1: every "
+    "decision) instead of setting it from the engine's measured speed; the share used is printed and reproduces it")]
 SetAside = Annotated[list[str] | None, typer.Option(metavar="RULE-ID",
     help="a rule id of a known cause (repeatable): what is blamed on it (an accepted illegal probe included) is "
     "counted, the engines are re-synchronised, and the games go on")]

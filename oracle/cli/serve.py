@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from oracle.core.exits import bad_input
+from oracle.core.cards import CardDataError
+from oracle.core.exits import EXIT_BAD_INPUT, bad_input
 from oracle.core.faults import ImplError
 from oracle.engines.adapter_like import AdapterLike, adapter_like
 from oracle.engines.connect import DEFAULT_IMPL, resolve_impl
@@ -22,6 +23,10 @@ def serve_command(
     legal_cost: Annotated[float, typer.Option(
         metavar="MS", help="wait this many milliseconds in every legal_actions call, as an adapter that lists "
                            "by trying candidates itself (docs/performance.md)")] = 0.0,
+    no_try_actions: Annotated[bool, typer.Option(
+        "--no-try-actions",
+        help="serve the engine without the try_actions capability: the oracle then applies each action it judges "
+             "on a copy (docs/performance.md)")] = False,
 ) -> None:
     """Serve an engine on stdin/stdout in the wire protocol (docs/wire.md); its prints go to stderr.
 
@@ -31,7 +36,7 @@ def serve_command(
     """
     from oracle.engines.wire.server import serve_stdio
 
-    like = AdapterLike(by_trial=legal_by_trial, cost_ms=legal_cost)
+    like = AdapterLike(by_trial=legal_by_trial, cost_ms=legal_cost, no_try=no_try_actions)
     problem = like.problem()
     if problem is not None:
         raise bad_input(problem)
@@ -46,3 +51,19 @@ def serve_command(
     except BrokenPipeError:
         code = 0
     raise typer.Exit(code)
+
+
+def serve_alone() -> None:
+    """``oracle serve`` as the whole command line, without the other commands and their imports."""
+    app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+
+    @app.callback()
+    def _oracle() -> None:
+        """Vale Oracle."""
+
+    app.command("serve")(serve_command)
+    try:
+        app(prog_name="oracle")
+    except CardDataError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise SystemExit(EXIT_BAD_INPUT) from None

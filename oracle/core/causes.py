@@ -32,7 +32,8 @@ class Verdict(str, Enum):
     FAULT = "fault"
     """The engine raised, hung or answered outside the protocol in method ``field``."""
     CONTRADICTS = "contradicts"
-    """The engine answered ``unsupported`` to the call of a capability (``field``) its handshake declares (PROTO-2)."""
+    """The engine contradicts a capability (``field``) its handshake declares (PROTO-2): it answered the call
+    ``unsupported``, or (``try_actions``) its ``apply`` did other than the verdict it gave the same action."""
     OTHER_CODE = "other-code"
     """Both reject, the engine with ``code``, the reference with ``reference_code``."""
     STALLS = "stalls"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
 from oracle.core.json_types import JSON
 from oracle.core.results import DECLARED_UNSUPPORTED, UNSUPPORTED_CALL, Outcome
 
@@ -38,6 +39,12 @@ class EngineFault(Exception):
         """What the result of a check this fault ended records besides its message: the call an engine refused."""
         return {UNSUPPORTED_CALL: self.method} if self.kind == "unsupported" else {}
 
+    @property
+    def contradiction(self) -> bool:
+        """The engine contradicts a capability its handshake declares (PROTO-2): a failure of the protocol with a
+        known cause, kept as such wherever the fault ends a check."""
+        return False
+
 
 class DeclaredButUnsupported(EngineFault):
     """The engine refused (``unsupported``) a call that a capability its handshake declares promises: a protocol
@@ -51,6 +58,32 @@ class DeclaredButUnsupported(EngineFault):
     @property
     def details(self) -> JSON:
         return {DECLARED_UNSUPPORTED: self.capability}
+
+    @property
+    def contradiction(self) -> bool:
+        return True
+
+
+TRY_ACTIONS = "try_actions"
+
+
+class TriedThenContradicted(EngineFault):
+    """``apply`` did other than the verdict ``try_actions`` gave the same action at the same position (accepted
+    against rejected, or another rejection code): a protocol error (PROTO-2), one cause whatever the action."""
+
+    def __init__(self, action: str, tried: str, applied: str) -> None:
+        super().__init__("bad-output", "apply", f"try_actions judged {action}: {tried}; apply then answered: "
+                                                f"{applied}")
+        self.facts = CauseFacts(Verdict.CONTRADICTS, TRY_ACTIONS, field=TRY_ACTIONS, rule="PROTO-2",
+                                engine_does=f"try_actions judges {action}: {tried}; apply then answers: {applied}")
+
+    @property
+    def details(self) -> JSON:
+        return {CAUSE_KEY: self.facts.to_json()}
+
+    @property
+    def contradiction(self) -> bool:
+        return True
 
 
 _FAULT_OUTCOMES = {"timeout": Outcome.TIMEOUT, "unsupported": Outcome.UNSUPPORTED, "duplicate": Outcome.FAIL}

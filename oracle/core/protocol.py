@@ -130,15 +130,17 @@ class ApplyResult:
         return out
 
 
-CAPABILITIES = ("load", "export", "legal_actions", "events", "internal_shuffle", "internal_reshuffle")
-"""What an engine may declare. ``internal_shuffle``: the engine shuffles with its own random generator, the set-up
-deck and every reshuffle (it ignores ``setup.deck`` and never asks a ``shuffle`` decision); ``internal_reshuffle``:
-it deals ``setup.deck`` as given and shuffles only the reshuffles itself (DECK-1). The oracle adopts and checks
-their orders from ``export``."""
+CAPABILITIES = ("load", "export", "legal_actions", "events", "internal_shuffle", "internal_reshuffle", "try_actions")
+"""What an engine may declare. ``try_actions``: the engine judges a batch of actions without applying them (the
+verdict its ``apply`` would give each, PROTO-2), so the oracle need not apply candidates on copies.
+``internal_shuffle``: the engine shuffles with its own random generator, the set-up deck and every reshuffle (it
+ignores ``setup.deck`` and never asks a ``shuffle`` decision); ``internal_reshuffle``: it deals ``setup.deck`` as
+given and shuffles only the reshuffles itself (DECK-1). The oracle adopts and checks their orders from ``export``."""
 SHUFFLES_INSIDE = ("internal_shuffle", "internal_reshuffle")
 """The capabilities of an engine that reshuffles the discard pile by itself (it never asks a ``shuffle``)."""
-REFERENCE_CAPABILITIES = ("load", "export", "legal_actions", "events")
-CAPABILITY_METHODS = {"load": "load", "export": "export", "legal_actions": "legal_actions"}
+REFERENCE_CAPABILITIES = ("load", "export", "legal_actions", "events", "try_actions")
+CAPABILITY_METHODS = {"load": "load", "export": "export", "legal_actions": "legal_actions",
+                      "try_actions": "try_actions"}
 """Capability -> the engine method it promises: an engine that declares one must answer that method (PROTO-2)."""
 
 
@@ -155,6 +157,9 @@ class Engine(Protocol):
       ``legal_actions``).
     * ``apply(action)`` -> ``{"accepted": bool, "events": [...], "rejection": {"code", "rule", "message"}}``;
       a rejected action must leave the state unchanged.
+    * ``try_actions(actions)`` -> one verdict per action, in order: ``{"accepted": true}`` or ``{"accepted": false,
+      "rejection": {"code", "rule", "message"}}``, the verdict ``apply`` would give it now; the state does not change
+      (capability ``try_actions``; a verdict its ``apply`` then contradicts breaks PROTO-2).
     * ``export()`` -> the canonical snapshot (capability ``export``); ``load(snapshot)`` the reverse
       (capability ``load``).
     """
@@ -168,6 +173,8 @@ class Engine(Protocol):
     def legal_actions(self) -> list[JSON]: ...
 
     def apply(self, action: JSON) -> JSON: ...
+
+    def try_actions(self, actions: list[JSON]) -> list[JSON]: ...
 
     def export(self) -> JSON: ...
 

@@ -96,6 +96,18 @@ def apply_result_problem(result: object) -> str | None:
     return json_problem(result)
 
 
+def try_actions_problem(verdicts: object, asked: int) -> str | None:
+    """One verdict per action asked, in order: ``{"accepted": bool}``, with a ``rejection`` carrying a known code
+    when refused (PROTO-2)."""
+    if not isinstance(verdicts, list) or len(verdicts) != asked:
+        return f"must be a list of {asked} verdicts, one per action asked, got {_short(verdicts)}"
+    for index, verdict in enumerate(verdicts):
+        problem = apply_result_problem(verdict)
+        if problem is not None:
+            return f"item [{index}]: {problem}"
+    return None
+
+
 # The last values of each kind found to be JSON data. A value equal to one of them is JSON data too (no set, NaN
 # or object compares equal to JSON data), and comparing costs a tenth of encoding: a round trip exports the same
 # snapshot twice, the same decision is asked for several times, a rejected action leaves everything as it was.

@@ -4,7 +4,9 @@ Real engines cannot list their legal actions: their adapters either leave the ca
 builds the candidates and tries each on a copy, :meth:`oracle.engines.harness.Subject.probe_legal_actions`) or
 list them by trying every candidate themselves, which adapters measured at 20 to 150 ms a call (issue 25).
 ``oracle serve --legal-by-trial`` and ``--legal-cost MS`` serve the reference the same two ways, so the oracle's
-speed on such engines can be measured without them (``ci/bench_wire.py``, ``docs/performance.md``).
+speed on such engines can be measured without them (``ci/bench_wire.py``, ``docs/performance.md``); both keep the
+reference's ``try_actions`` (the batch verdict a real adapter gets from the Node kit), which ``--no-try-actions``
+leaves out too.
 """
 
 from __future__ import annotations
@@ -18,15 +20,18 @@ from typing import Any
 from oracle.core.json_types import JSON
 
 LEGAL_ACTIONS = "legal_actions"
+TRY_ACTIONS = "try_actions"
 
 
 @dataclass(frozen=True, slots=True)
 class AdapterLike:
     """How the served engine lists its legal actions: not at all (``by_trial``: the capability is left out of
-    its handshake and the method answers unsupported), or after a fixed wait of ``cost_ms`` per call."""
+    its handshake and the method answers unsupported), or after a fixed wait of ``cost_ms`` per call; and whether
+    it judges actions in batches (``try_actions``, unless ``no_try``)."""
 
     by_trial: bool = False
     cost_ms: float = 0.0
+    no_try: bool = False
 
     def problem(self) -> str | None:
         """Why these settings cannot be served, or None."""
@@ -38,7 +43,12 @@ class AdapterLike:
 
     @property
     def changes_anything(self) -> bool:
-        return self.by_trial or self.cost_ms > 0
+        return self.by_trial or self.cost_ms > 0 or self.no_try
+
+    @property
+    def left_out(self) -> frozenset[str]:
+        """The capabilities the served handshake leaves out."""
+        return frozenset(name for name, out in ((LEGAL_ACTIONS, self.by_trial), (TRY_ACTIONS, self.no_try)) if out)
 
 
 class AdapterLikeEngine:
@@ -50,8 +60,8 @@ class AdapterLikeEngine:
 
     def handshake(self) -> JSON:
         shake: JSON = dict(self.engine.handshake())
-        if self.like.by_trial:
-            shake["capabilities"] = [c for c in shake.get("capabilities", []) if c != LEGAL_ACTIONS]
+        left_out = self.like.left_out
+        shake["capabilities"] = [c for c in shake.get("capabilities", []) if c not in left_out]
         return shake
 
     def legal_actions(self) -> list[JSON]:
@@ -72,6 +82,12 @@ class AdapterLikeEngine:
     def apply(self, action: JSON) -> JSON:
         result: JSON = self.engine.apply(action)
         return result
+
+    def try_actions(self, actions: list[JSON]) -> list[JSON]:
+        if self.like.no_try:
+            raise NotImplementedError("served with --no-try-actions: the oracle applies actions on copies instead")
+        verdicts: list[JSON] = self.engine.try_actions(actions)
+        return verdicts
 
     def export(self) -> JSON:
         snapshot: JSON = self.engine.export()

@@ -7,8 +7,9 @@
   :data:`DEFAULT_START_TIMEOUT`), since a process that starts on a busy machine may take far longer than a call,
   any exception becomes an :class:`EngineFault`, everything handed to the engine is a fresh copy, and
   everything it returns is checked for shape (:mod:`oracle.core.shapes`, PROTO-2) before the oracle uses it.
-  Missing capabilities are worked around: without ``legal_actions`` the oracle tries candidate actions on
-  copies of the engine.
+  Missing capabilities are worked around: without ``legal_actions`` the oracle judges candidate actions, in one
+  ``try_actions`` call where the engine has it, else on copies of the engine. The verdicts ``try_actions`` gave
+  at a position are remembered: an ``apply`` there that contradicts one is a protocol error (PROTO-2).
 
 Under ``oracle check`` and ``oracle fuzz`` all of this runs in a worker process; the supervisor
 (:mod:`oracle.run`) keeps each unit's deadline from outside, so nothing the engine does can defeat it.
@@ -17,6 +18,8 @@ Under ``oracle check`` and ``oracle fuzz`` all of this runs in a worker process;
 from __future__ import annotations
 
 import copy
+import json
+import marshal
 import signal
 import time
 import traceback
@@ -26,12 +29,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle.core import shapes
-from oracle.core.faults import DeclaredButUnsupported, EngineFault
+from oracle.core.faults import DeclaredButUnsupported, EngineFault, TriedThenContradicted
 from oracle.core.json_types import JSON
+from oracle.core.narrate import action_text
 from oracle.core.portable import shown_path
 from oracle.core.protocol import CAPABILITIES, CAPABILITY_METHODS, SHUFFLES_INSIDE, Engine
 from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
+from oracle.engines.costs import BY_TRIAL
 
 DEFAULT_START_TIMEOUT = 30.0
 """Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
@@ -69,6 +74,22 @@ def on_engine_call(hook: CallHook) -> None:
 def _announce(method: str) -> None:
     for hook in _call_hooks:
         hook(method)
+
+
+CostHook = Callable[[str, float], None]
+_cost_hooks: list[CostHook] = []
+
+
+def on_engine_cost(hook: CostHook) -> Callable[[], None]:
+    """Have ``hook(method, seconds)`` called after every guarded call of an engine under test (the worker records
+    the engine's cost per call, :mod:`oracle.engines.costs`); returns what removes the hook again."""
+    _cost_hooks.append(hook)
+    return lambda: _cost_hooks.remove(hook)
+
+
+def _cost(method: str, seconds: float) -> None:
+    for hook in _cost_hooks:
+        hook(method, seconds)
 
 
 @contextmanager
@@ -110,9 +131,29 @@ class Handshake:
         return any(self.can(c) for c in SHUFFLES_INSIDE)
 
 
+PARSED_KEPT = 16
+"""Handshakes kept once parsed: an engine answers the same one every time it starts (thousands of times a run)."""
+_parsed: dict[str, Handshake] = {}
+
+
 def parse_handshake(data: object) -> Handshake:
     """Validate an engine's handshake, against ``handshake.schema.json`` too (PROTO-2); raise EngineFault naming
-    the bad field."""
+    the bad field. A handshake equal to one parsed before is not validated again (the check takes longer than
+    starting the reference engine)."""
+    try:
+        key = json.dumps(data, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return _parse_handshake(data)
+    known = _parsed.get(key)
+    if known is not None:
+        return known
+    handshake = _parse_handshake(data)
+    if len(_parsed) < PARSED_KEPT:
+        _parsed[key] = handshake
+    return handshake
+
+
+def _parse_handshake(data: object) -> Handshake:
     if not isinstance(data, dict):
         raise EngineFault("bad-output", "handshake", "must return a JSON object")
     protocol = data.get("protocol")
@@ -150,19 +191,29 @@ class Subject:
     per call, ``start_timeout`` for ``create`` and ``handshake``."""
 
     def __init__(self, factory: Callable[[], Any], impl: str, timeout: float = 5.0,
-                 start_timeout: float = DEFAULT_START_TIMEOUT) -> None:
+                 start_timeout: float = DEFAULT_START_TIMEOUT, costed: bool = True) -> None:
         self.factory = factory
         self.impl = impl
+        self.costed = costed
+        """Whether the calls count in the engine's costs (not for a reference timed beside it)."""
         self.timeout = timeout
         self.start_timeout = start_timeout
         self.engine: Engine = self._call("create", factory)
         self.handshake = parse_handshake(self._call("handshake", self.engine.handshake))
+        self.tried: dict[bytes, JSON] = {}
+        """The verdicts ``try_actions`` gave at the current position, by action (marshalled)."""
 
     def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         """Every engine call goes through here: announced to the hooks, then guarded."""
         if _call_hooks:
             _announce(method)
-        return self._guard(method, fn, *args)
+        if not (_cost_hooks and self.costed):
+            return self._guard(method, fn, *args)
+        started = time.perf_counter()
+        try:
+            return self._guard(method, fn, *args)
+        finally:
+            _cost(method, time.perf_counter() - started)
 
     def _guard(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
         allowed = self.start_timeout if method in START_METHODS else self.timeout
@@ -201,6 +252,7 @@ class Subject:
     # ------------------------------------------------------------------ protocol calls
 
     def new_game(self, setup: JSON) -> list[JSON]:
+        self.tried = {}
         events = self._call("new_game", self.engine.new_game, shapes.fresh(setup))
         if events is None:
             return []
@@ -213,10 +265,39 @@ class Subject:
         return pending  # type: ignore[no-any-return]
 
     def apply(self, action: JSON) -> JSON:
+        """The engine's answer; PROTO-2 when it contradicts the verdict ``try_actions`` gave ``action`` here. A
+        rejected action leaves the position (and so the verdicts remembered) as it was (DEC-4)."""
+        tried = self.tried.get(marshal.dumps(action)) if self.tried else None
         result = self._call("apply", self.engine.apply, shapes.fresh(action))
         _check_shape("apply", shapes.apply_result_problem(result))
         result.setdefault("events", [])
+        if result["accepted"]:
+            self.tried = {}
+        if tried is not None:
+            check_verdict(action, tried, result)
         return result  # type: ignore[no-any-return]
+
+    def try_actions(self, actions: list[JSON]) -> list[JSON]:
+        """The engine's verdict on each action, without applying any (capability ``try_actions``): ``{"accepted":
+        true}`` or ``{"accepted": false, "rejection": {...}}``, one per action, in order (PROTO-2)."""
+        if not actions:
+            return []
+        verdicts = self._call("try_actions", self.engine.try_actions, shapes.fresh(actions))
+        _check_shape("try_actions", shapes.try_actions_problem(verdicts, len(actions)))
+        for action, verdict in zip(actions, verdicts, strict=True):
+            self.tried[marshal.dumps(action)] = verdict
+        return verdicts  # type: ignore[no-any-return]
+
+    def judge(self, actions: list[JSON]) -> list[JSON]:
+        """The engine's verdict on each action without changing its state: ``try_actions`` where the engine has it,
+        else each applied to a copy (:meth:`clone`)."""
+        if self.handshake.can("try_actions"):
+            return self.try_actions(actions)
+        verdicts = []
+        for action in actions:
+            result = self.clone().apply(action)
+            verdicts.append({k: v for k, v in result.items() if k in ("accepted", "rejection")})
+        return verdicts
 
     def export(self) -> JSON:
         snapshot = self._call("export", self.engine.export)
@@ -224,6 +305,7 @@ class Subject:
         return snapshot  # type: ignore[no-any-return]
 
     def load_snapshot(self, snapshot: JSON) -> None:
+        self.tried = {}
         self._call("load", self.engine.load, shapes.fresh(snapshot))
 
     def legal_actions(self) -> list[JSON]:
@@ -236,7 +318,13 @@ class Subject:
             if twice is not None:
                 raise EngineFault("duplicate", "legal_actions", f"lists {twice} more than once")
             return actions  # type: ignore[no-any-return]
-        return self.probe_legal_actions()
+        if not (_cost_hooks and self.costed):
+            return self.probe_legal_actions()
+        started = time.perf_counter()
+        try:
+            return self.probe_legal_actions()
+        finally:
+            _cost(BY_TRIAL, time.perf_counter() - started)
 
     # ------------------------------------------------------------------ working around gaps
 
@@ -244,7 +332,7 @@ class Subject:
         """A copy of this engine in its current state: export/load into a new instance, else deepcopy."""
         twin = object.__new__(Subject)
         twin.factory, twin.impl, twin.timeout, twin.handshake = self.factory, self.impl, self.timeout, self.handshake
-        twin.start_timeout = self.start_timeout
+        twin.start_timeout, twin.tried, twin.costed = self.start_timeout, {}, self.costed
         if self.handshake.can("export") and self.handshake.can("load"):
             twin.engine = self._call("create", self.factory)
             twin.load_snapshot(self.export())
@@ -253,19 +341,37 @@ class Subject:
         return twin
 
     def probe_legal_actions(self) -> list[JSON]:
-        """Try every candidate action on a copy; the accepted ones are the engine's legal actions."""
+        """The candidate actions the engine accepts, judged in one batch (:meth:`judge`): its legal actions."""
         from oracle.engines.candidates import candidate_actions
 
         pending = self.decision()
         if pending is None:
             return []
         snapshot = self.export() if self.handshake.can("export") else None
-        legal = []
-        for action in candidate_actions(pending, snapshot):
-            twin = self.clone()
-            if twin.apply(action)["accepted"]:
-                legal.append(action)
-        return legal
+        candidates = candidate_actions(pending, snapshot)
+        return [action for action, verdict in zip(candidates, self.judge(candidates), strict=True)
+                if verdict["accepted"]]
+
+
+def _verdict_words(verdict: JSON) -> str:
+    """``accepted``, or ``rejected (CODE)``."""
+    if verdict.get("accepted"):
+        return "accepted"
+    return f"rejected ({(verdict.get('rejection') or {}).get('code', '')})"
+
+
+def check_verdict(action: JSON, tried: JSON, applied: JSON) -> None:
+    """PROTO-2: ``apply`` gives ``action`` the verdict ``try_actions`` gave it (accepted, or the same code)."""
+    said, did = _verdict_words(tried), _verdict_words(applied)
+    if said != did:
+        raise TriedThenContradicted(_action_words(action), said, did)
+
+
+def _action_words(action: JSON) -> str:
+    try:
+        return action_text(action)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return str(action)[:200]
 
 
 def _check_shape(method: str, problem: str | None) -> None:

@@ -58,6 +58,11 @@ class SpeedSample:
     engine_seconds: float
     reference_seconds: float
     samples: int
+    listing_seconds: float = 0.0
+    """The median seconds of the engine's listing of its legal actions (found by trial without the capability), asked
+    again at the same position (so that a wire engine's answer looked ahead does not hide its cost)."""
+    step_seconds: float = 0.0
+    """The median seconds of the engine's ``apply`` of a step."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,8 @@ def measure_scale(engine: Subject) -> BudgetScale:
     timeout = engine.timeout
     engine.timeout = min(timeout or CALIBRATION_SECONDS, CALIBRATION_SECONDS)
     try:
-        reference = Subject(lambda: ReferenceEngine(engine.handshake.variants), REFERENCE, engine.timeout)
+        reference = Subject(lambda: ReferenceEngine(engine.handshake.variants), REFERENCE, engine.timeout,
+                            costed=False)
         sample = _sample(engine, reference, started)
     except EngineFault as fault:
         return BudgetScale.unmeasured(f"{fault.method}() failed while timing the engine: {fault.message}")
@@ -139,14 +145,27 @@ def _sample(engine: Subject, reference: Subject, started: float) -> SpeedSample:
     engine.new_game(setup)
     reference.new_game(setup)
     times: tuple[list[float], list[float]] = ([], [])
+    listings: list[float] = []
+    steps: list[float] = []
     for position in range(POSITIONS):
         for turn in range(ROUNDS):
             pair = (engine, reference) if (position + turn) % 2 == 0 else (reference, engine)
             for subject in pair:
                 times[subject is reference].append(_timed(subject, engine.handshake))
-        if time.perf_counter() - started > CALIBRATION_SECONDS or not _advance(engine, reference):
+        engine.legal_actions()
+        listings.append(_seconds(engine.legal_actions))
+        applied = _advance(engine, reference) if time.perf_counter() - started <= CALIBRATION_SECONDS else None
+        if applied is None:
             break
-    return SpeedSample(statistics.median(times[0]), statistics.median(times[1]), len(times[0]))
+        steps.append(applied)
+    return SpeedSample(statistics.median(times[0]), statistics.median(times[1]), len(times[0]),
+                       statistics.median(listings), statistics.median(steps) if steps else 0.0)
+
+
+def _seconds(call: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    call()
+    return time.perf_counter() - began
 
 
 def _timed(subject: Subject, declared: Handshake) -> float:
@@ -160,17 +179,20 @@ def _timed(subject: Subject, declared: Handshake) -> float:
     return time.perf_counter() - began
 
 
-def _advance(engine: Subject, reference: Subject) -> bool:
+def _advance(engine: Subject, reference: Subject) -> float | None:
     """Both engines one step further along the same game (the reference's first legal answer, a reshuffle left in
-    its order); False when the game cannot go on alike on both."""
+    its order): the seconds of the engine's ``apply``; None when the game cannot go on alike on both."""
     pending = engine.decision()
     if pending is None or undrivable_reason(pending):
-        return False
+        return None
     if pending.get("kind") == "shuffle":
         action: JSON = {"type": "shuffle", "player": None, "order": sorted(pending.get("cards", []))}
     else:
         legal = reference.legal_actions()
         if not legal:
-            return False
+            return None
         action = legal[0]
-    return bool(engine.apply(action)["accepted"]) and bool(reference.apply(action)["accepted"])
+    began = time.perf_counter()
+    accepted = bool(engine.apply(action)["accepted"])
+    applied = time.perf_counter() - began
+    return applied if accepted and reference.apply(action)["accepted"] else None

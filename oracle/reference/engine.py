@@ -101,6 +101,14 @@ class ReferenceEngine:
     def legal_actions(self) -> list[JSON]:
         return actions.legal_actions(self._require_game(), self.spec)
 
+    # No scenario asks for the batch verdict (the lock-step and random play do): tests/test_try_actions.py.
+    def try_actions(self, candidates: list[JSON]) -> list[JSON]:  # pragma: no cover - asked by games, not scenarios
+        """Each action's verdict as :meth:`apply` would give it now, the state unchanged (capability ``try_actions``,
+        PROTO-2): the one check per action that lists and rejects, with the listing's memo of the position."""
+        table = self._require_game()
+        with table.listing():
+            return [verdict_of(actions.parse(table, self.spec, action)) for action in candidates]
+
     def apply(self, action: JSON) -> JSON:
         table = self._require_game()
         move = actions.parse(table, self.spec, action)
@@ -135,6 +143,13 @@ class ReferenceEngine:
         an event, and the rule under which the pending decision is asked (:mod:`oracle.reference.rulings`)."""
         table = self._require_game()
         return table.taken.account(self._events)
+
+
+def verdict_of(judged: object) -> JSON:  # pragma: no cover - asked by games, not scenarios
+    """A ``try_actions`` verdict: accepted, or the rejection ``judged`` is."""
+    if isinstance(judged, Rejection):
+        return {"accepted": False, "rejection": judged.to_json()}
+    return {"accepted": True}
 
 
 def create() -> ReferenceEngine:

@@ -14,6 +14,8 @@ from oracle.core.json_types import JSON
 from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.core.versions import python_version
+from oracle.engines.costs import EngineCosts
+from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
 from oracle.scenarios.suite_digest import suite_digest
 
@@ -79,6 +81,9 @@ class RunInfo:
     budget_scale: BudgetScale | None = None
     """The factor the run's fixed budgets were multiplied by, and where it came from (None: not known, as in a run
     stopped before its engine started, or a command without budgets)."""
+    legal_share: LegalShare | None = None
+    """The share of decisions at which the engine's complete legal set was compared, and how it was set (None: not
+    known, or a command that plays no games)."""
     shard: ShardRecord | None = None
     """``--shard K/N``: the shard this run was and where its results sit in the whole plan (None: not sharded)."""
 
@@ -86,6 +91,10 @@ class RunInfo:
     def held_nothing(self) -> bool:
         """A shard of a run that was dealt no check at all (it exits 0: another shard has the work)."""
         return self.shard is not None and not self.shard.positions and not self.not_run
+    engine_costs: EngineCosts | None = None
+    """The engine's calls in the run, by method (None: not recorded, as in a run stopped before any unit ended)."""
+    speed_advice: tuple[str, ...] = ()
+    """What the engine could declare to make the oracle faster on it (:func:`oracle.engines.costs.advice`)."""
 
     @property
     def complete(self) -> bool:
@@ -112,7 +121,11 @@ class RunInfo:
             "stopped": self.stopped,
             "not_run": list(self.not_run),
             **({"budget_scale": self.budget_scale.to_json()} if self.budget_scale is not None else {}),
+            **({"legal_share": self.legal_share.share, "legal_share_reason": self.legal_share.reason}
+               if self.legal_share is not None else {}),
             **({"shard": self.shard.to_json()} if self.shard is not None else {}),
+            **({"engine_costs": self.engine_costs.to_json(self.speed_advice)} if self.engine_costs is not None
+               else {}),
         }
 
 
@@ -272,3 +285,15 @@ def one_line(result: Summarised) -> str:
     else:
         text = result.outcome.value
     return " ".join(text.split())
+
+
+COSTS_SHOWN = 3
+"""How many methods the console's line of the engine's costs names (the reports name them all)."""
+
+
+def cost_lines(costs: EngineCosts | None, advice: tuple[str, ...]) -> list[str]:
+    """The console's lines of the engine's speed: its costliest methods, then each piece of advice."""
+    if costs is None or not costs.methods:
+        return []
+    costliest = "; ".join(cost.text() for cost in costs.methods[:COSTS_SHOWN])
+    return [f"engine calls: {costliest}", *(f"faster: {text}" for text in advice)]

@@ -57,6 +57,15 @@ UNPLANNED_CASE = "checks not yet planned"
 view never shows such a run as zero tests and no error."""
 
 
+def speed_properties(run: RunInfo) -> list[tuple[str, str]]:
+    """The engine's speed as properties: the budget scale, each method's cost (``engine_cost.apply``), the
+    advice."""
+    scale = [("budget_scale", run.budget_scale.text())] if run.budget_scale is not None else []
+    methods = run.engine_costs.methods if run.engine_costs is not None else ()
+    return [*scale, *((f"engine_cost.{cost.method}", cost.text()) for cost in methods),
+            *((f"speed_advice.{number}", text) for number, text in enumerate(run.speed_advice, 1))]
+
+
 def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
     results = [clean_result(r) for r in results]
     run = dataclasses.replace(run, engine=clean_text(run.engine), engine_version=clean_text(run.engine_version))
@@ -93,6 +102,8 @@ def junit_tree(results: Sequence[CheckResult], run: RunInfo) -> ET.ElementTree:
         for key, value in (("engine", run.engine), ("engine_version", run.engine_version), ("impl", run.impl),
                            ("suite_version", run.suite_version), ("suite_digest", run.suite_digest),
                            ("python", run.python)):
+            ET.SubElement(properties, "property", {"name": key, "value": value})
+        for key, value in speed_properties(run):
             ET.SubElement(properties, "property", {"name": key, "value": value})
         for result in group:
             attrs = {"classname": f"{name}", "name": result.id, "time": f"{result.duration:.6f}"}

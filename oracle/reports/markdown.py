@@ -129,6 +129,23 @@ def _coverage(results: Sequence[CheckResult]) -> list[str]:
             *_coverage_table("rule", rules, lambda key: key, reached=True), *_coverage_table("card", cards, card_name)]
 
 
+def _speed(run: RunInfo) -> list[str]:
+    """The engine's cost per call by method, how the run's budgets followed its speed, and what would make the
+    oracle faster on it."""
+    if run.engine_costs is None or not run.engine_costs.methods:
+        return []
+    lines = ["### Engine speed", ""]
+    if run.budget_scale is not None:
+        lines += [f"The run's {run.budget_scale.text()}.", ""]
+    lines += ["| method | calls | median ms | total s |", "|---|---:|---:|---:|"]
+    lines += [f"| `{cost.method}` | {cost.calls} | {cost.median * 1e3:.3g} | {cost.seconds:.2f} |"
+              for cost in run.engine_costs.methods]
+    lines.append("")
+    if run.speed_advice:
+        lines += [f"* Faster: {text}." for text in run.speed_advice] + [""]
+    return lines
+
+
 def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
     results = [clean_result(r) for r in results]
     lines = [
@@ -177,6 +194,7 @@ def markdown_report(results: Sequence[CheckResult], run: RunInfo) -> str:
         lines += [f"* {md_code(r.id)}: {md_code(r.message)}" for r in expected]
         lines.append("")
     lines += _notes(results)
+    lines += _speed(run)
     lines += _coverage(results)
     return "\n".join(lines)
 

@@ -21,6 +21,7 @@ from oracle.core.json_types import JSON
 from oracle.core.shards import Shard
 from oracle.core.suggest import did_you_mean, near_globs, suggestion
 from oracle.engines.connect import DEFAULT_IMPL
+from oracle.engines.legal_share import given_problem as share_problem
 from oracle.engines.speed import given_problem
 from oracle.run.expectations import ExpectedFailure, load_expectations
 from oracle.suites.all import BY_NAME
@@ -205,6 +206,8 @@ class CheckRequest:
     validate_protocol: bool
     budget_scale: float | None = None
     """``--budget-scale``: the factor of every fixed budget (None: measured at the start of the run)."""
+    legal_share: float | None = None
+    """``--legal-share``: the share of decisions compared with the complete legal set (None: set from the measure)."""
     shard: Shard | None = None
     """``--shard K/N``: the part of the plan this run runs (None: all of it, and no shard record in the report;
     1/1 is all of it, with the record ``oracle report merge`` reads)."""
@@ -218,7 +221,8 @@ class CheckRequest:
                  time_budget: float | None, max_failures: int | None, max_causes: int, set_aside: list[str] | None,
                  fail_on_unsupported: bool, allow_empty: bool, jobs: int | None, save_failures: Path | None,
                  z3_full: bool, validate_protocol: bool, variant: list[str] | None,
-                 budget_scale: float | None = None, shard: str | None = None) -> CheckRequest:
+                 budget_scale: float | None = None, legal_share: float | None = None,
+                 shard: str | None = None) -> CheckRequest:
         """The request of ``oracle check``'s options, or bad input (exit 2) naming the first option at fault."""
         refuse_unfinite((("--timeout", timeout), ("--start-timeout", start_timeout),
                          ("--scenario-timeout", scenario_timeout), ("--z3-budget", z3_budget),
@@ -234,6 +238,8 @@ class CheckRequest:
             raise bad_input("--max-failures must be 1 or more")
         if budget_scale is not None and given_problem(budget_scale):
             raise bad_input(given_problem(budget_scale))
+        if legal_share is not None and share_problem(legal_share):
+            raise bad_input(share_problem(legal_share))
         if max_causes < 1:
             raise bad_input("--max-causes must be 1 or more")
         dealt = parse_shard(shard)
@@ -258,7 +264,7 @@ class CheckRequest:
             z3=Z3Options(full=z3_full, budget=z3_budget), fuzz=FuzzOptions(seconds=fuzz_budget, causes=max_causes),
             save_failures=save_failures, variants=tuple(sorted(declared.items())), set_aside=known_causes)
         return cls(impl, asked, options, card_names, jobs, time_budget, max_failures, fail_on_unsupported,
-                   allow_empty, expectations, reports, validate_protocol, budget_scale, dealt)
+                   allow_empty, expectations, reports, validate_protocol, budget_scale, legal_share, dealt)
 
     @property
     def chosen(self) -> tuple[str, ...]:
@@ -324,7 +330,8 @@ class CheckRequest:
         o = self.options
         return {"games": o.games, "seed": o.seed, "timeout": o.timeout, "start_timeout": o.start_timeout,
                 "scenario_timeout": o.scenarios.timeout, "z3_budget": o.z3.budget, "fuzz_budget": o.fuzz.seconds,
-                "unit_timeout": o.unit_timeout, "budget_scale": self.budget_scale, "time_budget": self.time_budget,
+                "unit_timeout": o.unit_timeout, "budget_scale": self.budget_scale, "legal_share": self.legal_share,
+                "time_budget": self.time_budget,
                 "max_failures": self.max_failures, "max_causes": o.fuzz.causes, "set_aside": list(o.set_aside),
                 "jobs": self.jobs, "fail_on_unsupported": self.fail_on_unsupported, "allow_empty": self.allow_empty,
                 "select": list(o.select), "rules": list(o.rules), "cards": list(self.card_names),

@@ -13,7 +13,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections import deque
@@ -24,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.results import CheckResult, Outcome
+from oracle.engines.costs import EngineCosts
 from oracle.engines.harness import START_METHODS, Handshake
 from oracle.engines.speed import BudgetScale
 from oracle.run import activity
+from oracle.run.launch import start_worker
 from oracle.run.reaper import Reaper
 from oracle.run.signals import Stopped, StopSignals
 from oracle.suites.registry import AnyUnit, CheckOptions, lost_results, skipped_results
@@ -74,14 +75,7 @@ class _Worker:
         activity.create(activity_path)
         to_worker_r, to_worker_w = os.pipe()
         from_worker_r, from_worker_w = os.pipe()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "oracle.run.worker", str(to_worker_r), str(from_worker_w),
-                 str(activity_path)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, pass_fds=(to_worker_r, from_worker_w),
-                start_new_session=True, env=env,
-            )
+        self.process = start_worker(to_worker_r, from_worker_w, activity_path, self.log_path)
         os.close(to_worker_r)
         os.close(from_worker_w)
         self.outbox = Connection(to_worker_w, readable=False)
@@ -224,6 +218,8 @@ class Supervisor:
         self.attachments: dict[int, object] = {}
         """What units handed back besides their results (the fuzz report), by unit index."""
         self._reaper = Reaper() if reap_descendants else None
+        self.costs = EngineCosts()
+        """The engine's calls in the units that ended so far, by method."""
 
     # ------------------------------------------------------------------ workers
 
@@ -281,8 +277,10 @@ class Supervisor:
     # ------------------------------------------------------------------ the run
 
     def run(self, units: list[AnyUnit], sink: Sink, time_budget: float | None = None) -> RunStatus:
+        """Run ``units``, the ones with the longest deadline first (a long unit started last would leave the other
+        workers idle at the end), each unit's results to ``sink`` under its index in ``units``."""
         status = RunStatus()
-        queue = deque(range(len(units)))
+        queue = deque(sorted(range(len(units)), key=lambda index: -units[index].deadline))
         deadline = time.monotonic() + time_budget if time_budget is not None else None
         failed_starts = 0
         with self.signals.caught():
@@ -361,7 +359,8 @@ class Supervisor:
                     if self.progress is not None:
                         self.progress(message[2])
                     continue
-                _, _, results, attachment = message
+                _, _, results, attachment, costs = message
+                self._add_costs(costs)
                 if attachment is not None:
                     self.attachments[index] = attachment
                 self._busy.remove(worker)
@@ -382,6 +381,14 @@ class Supervisor:
                                                      f"{silence:g} s)"))
                 self._retire(worker)
         return keep_going
+
+    def _add_costs(self, costs: object) -> None:
+        """Add a unit's engine costs to the run's; costs mangled in the worker (by an engine running there) are left
+        out, never a crash of the run."""
+        if not isinstance(costs, EngineCosts):
+            return
+        with contextlib.suppress(TypeError, ValueError, AttributeError):
+            self.costs = self.costs.merged(costs)
 
     def _lost(self, worker: _Worker, unit: AnyUnit, outcome: Outcome, what: str) -> list[CheckResult]:
         method = worker.activity.method

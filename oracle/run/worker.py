@@ -1,8 +1,9 @@
 """The worker process: loads the engine once, then runs the units the supervisor sends, one at a time.
 
-Started as ``python -P -m oracle.run.worker READ_FD WRITE_FD ACTIVITY_FILE`` by the supervisor, with its
-stdout and stderr sent to a log file (so whatever the engine prints can be shown when it fails); ``-P`` keeps
-the working directory off ``sys.path`` (:func:`oracle.engines.harness.allow_from_working_directory`). Messages are
+Started by the supervisor (:mod:`oracle.run.launch`: forked with the oracle already imported, or as ``python -P -m
+oracle.run.worker READ_FD WRITE_FD ACTIVITY_FILE``), with its stdout and stderr sent to a log file (so whatever the
+engine prints can be shown when it fails) and the working directory off ``sys.path``
+(:func:`oracle.engines.connect.allow_from_working_directory`). Messages are
 pickled tuples over the two pipes:
 
 * supervisor -> worker: ``("hello", impl, timeout, options)`` once, then ``("measure",)`` (time the engine
@@ -10,7 +11,8 @@ pickled tuples over the two pipes:
   ``("run", index, unit)``, ``("quit",)``;
 * worker -> supervisor: ``("ready", handshake)`` or ``("refused", message)``; ``("measured", scale)`` (a
   :class:`~oracle.engines.speed.BudgetScale`); then per unit any number of ``("beat", index, progress)`` and one
-  ``("done", index, results, attachment)``.
+  ``("done", index, results, attachment, costs)`` (``costs``: the engine's calls during the unit, an
+  :class:`~oracle.engines.costs.EngineCosts`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from oracle.core.faults import EngineFault, ImplError, describe_fault
 from oracle.core.portable import shown_traceback
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
-from oracle.engines.harness import on_engine_call
+from oracle.engines.costs import CostRecorder, EngineCosts
+from oracle.engines.harness import on_engine_call, on_engine_cost
 from oracle.engines.speed import BudgetScale, measure_scale
 from oracle.run.activity import ActivityWriter
 from oracle.suites.all import suite_named
@@ -50,20 +53,22 @@ def _send(out: Connection, message: tuple[Any, ...]) -> None:
     out.send(message)
 
 
-def _send_results(out: Connection, index: int, unit: AnyUnit, results: list[CheckResult], attachment: object) -> None:
+def _send_results(out: Connection, index: int, unit: AnyUnit, results: list[CheckResult], attachment: object,
+                  costs: EngineCosts) -> None:
     """Send a unit's results; results that cannot be pickled become errors rather than a lost unit."""
     try:
-        out.send(("done", index, results, attachment))
+        out.send(("done", index, results, attachment, costs))
     except Exception as exc:
         try:
-            out.send(("done", index, results, None))
+            out.send(("done", index, results, None, costs))
         except Exception:
             message = f"the unit's results could not be sent to the supervisor: {type(exc).__name__}: {exc}"
-            out.send(("done", index, lost_results(unit, Outcome.ERROR, message), None))
+            out.send(("done", index, lost_results(unit, Outcome.ERROR, message), None, costs))
 
 
-def serve(inbox: Connection, out: Connection) -> None:
-    """Answer the hello, then run units until told to quit or the supervisor goes away."""
+def serve(inbox: Connection, out: Connection, costs: CostRecorder) -> None:
+    """Answer the hello, then run units until told to quit or the supervisor goes away; each unit's results go with
+    the engine's costs ``costs`` recorded while it ran."""
     _, impl, timeout, options = inbox.recv()
     assert isinstance(options, CheckOptions)
     try:
@@ -98,6 +103,7 @@ def serve(inbox: Connection, out: Connection) -> None:
             out.send(("beat", index, progress))
 
         context = RunContext(eut, options, heartbeat=beat)
+        costs.take()
         try:
             results = run_unit(suite_named(unit.suite), unit, context)
         except BaseException as exc:
@@ -106,7 +112,7 @@ def serve(inbox: Connection, out: Connection) -> None:
             text = shown_traceback("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
             results = lost_results(unit, Outcome.ERROR, f"the check raised {type(exc).__name__}: {exc}",
                                    {"traceback": text[-4000:]})
-        _send_results(out, index, unit, results, context.attachment)
+        _send_results(out, index, unit, results, context.attachment, costs.take())
 
 
 def _measured(eut: EngineUnderTest) -> BudgetScale:
@@ -121,15 +127,23 @@ def _measured(eut: EngineUnderTest) -> BudgetScale:
 
 
 def main(argv: list[str]) -> None:
-    read_fd, write_fd, activity_path = int(argv[0]), int(argv[1]), Path(argv[2])
+    """The worker started as a new interpreter (``python -P -m oracle.run.worker READ_FD WRITE_FD ACTIVITY``)."""
+    work(int(argv[0]), int(argv[1]), Path(argv[2]))
+
+
+def work(read_fd: int, write_fd: int, activity_path: Path) -> None:
+    """Serve the supervisor over the two pipes until told to quit, then end the process (never returns); a new
+    interpreter and a worker forked from the supervisor (:mod:`oracle.run.launch`) both end here."""
     _die_with_the_supervisor()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     activity = ActivityWriter(activity_path)
     on_engine_call(activity.record)
+    costs = CostRecorder()
+    on_engine_cost(costs.record)
     inbox = Connection(read_fd, writable=False)
     out = Connection(write_fd, readable=False)
     try:
-        serve(inbox, out)
+        serve(inbox, out, costs)
     finally:
         sys.stdout.flush()
         sys.stderr.flush()

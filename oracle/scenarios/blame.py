@@ -63,6 +63,8 @@ class StepKind(str, Enum):
     """Asked whether the engine lists the action as legal (not applied)."""
     LEGAL = "legal"
     """Compared the engine's whole list of legal actions (not applied)."""
+    TRIED = "tried"
+    """Asked the engine's verdict on the action without applying it (``try_actions``, else on a copy)."""
 
 
 @dataclass(frozen=True)
@@ -245,6 +247,14 @@ class _Replay:
         keys = {canonical_action(a, ordered) for a in self.listed_now()}
         return self.judged(step, action, canonical_action(action, ordered) in keys)
 
+    def tried(self, step: TraceStep) -> CauseFacts | None:
+        """The engine's verdict on the action, without applying it (``try_actions`` where it has it)."""
+        action = step.action
+        assert action is not None
+        [verdict] = self.engine().judge([action])
+        return self.judged(step, action, bool(verdict.get("accepted")), listed=False,
+                           rejection=verdict.get("rejection") or {})
+
     def legal(self, step: TraceStep) -> CauseFacts | None:
         """The first action the engine lists and the reference does not, else the first the reference lists and the
         engine does not."""
@@ -258,22 +268,25 @@ class _Replay:
         action, lists = differing[0]
         return self.judged(TraceStep(StepKind.LISTED, action, step.number), action, lists)
 
-    def judged(self, step: TraceStep, action: JSON, lists: bool) -> CauseFacts | None:
-        """The engine lists ``action`` (or not); the reference judges it without applying it."""
+    def judged(self, step: TraceStep, action: JSON, lists: bool, listed: bool = True,
+               rejection: JSON | None = None) -> CauseFacts | None:
+        """The engine lists ``action`` (or not; with ``listed`` false: accepts it or not, refusing it with
+        ``rejection``); the reference judges it without applying it."""
         table = self.reference.table
         assert table is not None
-        rejection = reference_actions.check(table, self.reference.spec, action)
-        if lists and rejection is not None:
-            return self.accepted_illegal(step, rejection.to_json(), listed=True)
-        if not lists and rejection is None:
-            return self.rejected_legal(step, self.engine_rejection(action), listed=True)
+        refusal = reference_actions.check(table, self.reference.spec, action)
+        if lists and refusal is not None:
+            return self.accepted_illegal(step, refusal.to_json(), listed=listed)
+        if not lists and refusal is None:
+            engine = rejection if rejection is not None else self.engine_rejection(action)
+            return self.rejected_legal(step, engine, listed=listed)
         return None
 
     def engine_rejection(self, action: JSON) -> JSON:
-        """Why the engine refuses an action it does not list: its answer on a copy (empty when it accepts it)."""
+        """Why the engine refuses an action it does not list: its ``try_actions`` verdict where it has the
+        capability, else its answer on a copy (empty when it accepts it)."""
         try:
-            twin = self.engine().clone()
-            result = twin.apply(action)
+            [result] = self.engine().judge([action])
         except EngineFault:
             return {}
         rejection = result.get("rejection")
@@ -465,6 +478,7 @@ _STEPS: dict[StepKind, Callable[[_Replay, TraceStep], CauseFacts | None]] = {
     StepKind.APPLY: _Replay.apply,
     StepKind.LISTED: _Replay.listed,
     StepKind.LEGAL: _Replay.legal,
+    StepKind.TRIED: _Replay.tried,
 }
 
 

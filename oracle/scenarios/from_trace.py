@@ -79,6 +79,18 @@ def random_game_scenario(suite: str, label: str, rules: tuple[str, ...], source:
     return game_scenario(suite, label, rules, source, start_given(setup), steps)
 
 
+def judged_scenario(suite: str, label: str, rules: tuple[str, ...], source: str, setup: JSON,
+                    actions: list[JSON], judged: JSON, rejection: JSON | None, note: str) -> JSON:
+    """The game replayed from its start, then the action the engine judged otherwise than the reference: to be
+    rejected with the reference's ``rejection`` (the engine accepts it), or accepted (``rejection`` None: the engine
+    refuses it)."""
+    steps: list[JSON] = [{"do": _action(a)} for a in actions]
+    last: JSON = {"do": _action(judged), "note": note[:300]}
+    if rejection is not None:
+        last["reject"] = {"code": str(rejection.get("code", "")), "rule": str(rejection.get("rule", ""))}
+    return game_scenario(suite, label, rules, source, start_given(setup), [*steps, last])
+
+
 def roundtrip_scenario(label: str, source: str, snapshot: JSON, path: str) -> JSON | None:
     """The snapshot that did not survive a round trip, loaded, with the differing field expected back."""
     expect = partial_expect(snapshot, path)

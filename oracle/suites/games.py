@@ -29,9 +29,18 @@ from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Handshake, Subject
+from oracle.engines.legal_share import LegalSampler
 from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, deal_difference, new_setup
+from oracle.engines.trial import Disagreement, first_disagreement, trial_actions
+from oracle.reference import ReferenceEngine
 from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
-from oracle.scenarios.from_trace import random_game_scenario, reference_rejection, roundtrip_scenario, scenario_details
+from oracle.scenarios.from_trace import (
+    judged_scenario,
+    random_game_scenario,
+    reference_rejection,
+    roundtrip_scenario,
+    scenario_details,
+)
 from oracle.suites.game_plans import GamePlan, game_plans
 from oracle.suites.registry import (
     AnyUnit,
@@ -167,14 +176,29 @@ def _plan_games(suite: str, title: str, rules: Callable[[Handshake], tuple[str, 
     return plan
 
 
+class Disagreed(Exception):
+    """The engine judged an action otherwise than the reference at a decision sampled out of the full listing."""
+
+    def __init__(self, found: Disagreement) -> None:
+        super().__init__(f"the engine judges {found.action} otherwise than the reference")
+        self.found = found
+
+
 class _Game:
-    """One unit's seeded game of random legal play, bounded, with the loop both game suites share."""
+    """One unit's seeded game of random legal play, bounded, with the loop both game suites share. The engine lists
+    its legal actions at a share of the decisions only (:mod:`oracle.engines.legal_share`); at the others the
+    action is chosen among the reference's, which follows the game, and judged with a few probes
+    (:mod:`oracle.engines.trial`)."""
 
     def __init__(self, suite: str, unit: Unit[GamePlan], context: RunContext) -> None:
         self.suite, self.unit, self.context = suite, unit, context
         self.check = unit.checks[0]
         self.started = time.perf_counter()
         self.step = 0
+        self.sampler = LegalSampler(context.options.legal_share, unit.payload.seed)
+        self.follower: ReferenceEngine | None = None
+        """The reference fed the same inputs, whose legal actions stand in for the engine's at a sampled-out
+        decision; None when it cannot follow (an engine that shuffles by itself, a step the reference refuses)."""
         self.played: list[JSON] = []
         self.set_aside = 0
         """Refusals of listed actions blamed on a ``--set-aside`` rule, past which the game went on."""
@@ -214,13 +238,15 @@ class _Game:
         """A listed action chosen at random, applied: the action and the engine's answer. A refusal blamed on a rule
         ``--set-aside`` names (a known cause) is counted, and another listed action is tried instead."""
         known = self.context.options.set_aside
-        action = choose_action(subject, pending, rng)
+        action = self.choose(subject, pending, rng)
         refused: list[JSON] = []
         while True:
             applied = subject.apply(action)
             rejection = applied.get("rejection") or {}
             if applied["accepted"] or (str(rejection.get("rule", "")) or "DEC-2") not in known:
                 self.played.append(action)
+                if applied["accepted"]:
+                    self.follow(action)
                 return action, applied
             self.set_aside += 1
             refused.append(action)
@@ -231,6 +257,76 @@ class _Game:
                 return action, applied
             action = others[rng.randrange(len(others))]
 
+    def choose(self, subject: Subject, pending: JSON, rng: random.Random) -> JSON:
+        """An action at random among the engine's legal list, or, at a decision sampled out of the full listing,
+        among the reference's, judged with a few probes where the engine has ``try_actions`` (:class:`Disagreed`
+        when it judges one otherwise)."""
+        follower = self.follower
+        if pending.get("kind") == "shuffle" or follower is None or self.sampler.full(pending.get("kind"), self.step) \
+                or not same_decision(follower.decision(), pending):
+            return choose_action(subject, pending, rng)
+        legal = follower.legal_actions()
+        if not legal:
+            raise GameStuck(f"no legal action for the pending decision {pending}")
+        action = legal[rng.randrange(len(legal))]
+        if subject.handshake.can("try_actions"):
+            trial = trial_actions(action, legal, pending, follower.export(), f"{self.unit.payload.seed}-{self.step}")
+            found = first_disagreement(subject, follower, trial)
+            if found is not None and found.rule not in self.context.options.set_aside:
+                raise Disagreed(found)
+            if found is not None:
+                self.set_aside += 1
+                if found.action is action:
+                    return choose_action(subject, pending, rng)
+        return action
+
+    def start_following(self, subject: Subject) -> None:
+        """The reference starts the same game, unless the engine shuffles by itself (its orders are its own)."""
+        if subject.handshake.reshuffles_inside or subject.handshake.can("internal_shuffle") \
+                or self.sampler.share >= 1:
+            return
+        follower = ReferenceEngine(subject.handshake.variants)
+        try:
+            follower.new_game(self.unit.payload.setup())
+        except Exception:
+            return
+        self.follower = follower
+
+    def follow(self, action: JSON) -> None:
+        """The reference takes the step the engine accepted; it stops following at a step it refuses."""
+        if self.follower is None:
+            return
+        try:
+            followed = self.follower.apply(action)["accepted"]
+        except Exception:
+            followed = False
+        if not followed:
+            self.follower = None
+
+    def disagreed(self, found: Disagreement) -> list[CheckResult]:
+        """An action the engine judges otherwise than the reference: an illegal one accepted, or a legal one refused
+        (its verdict confirmed by its ``apply`` on a copy), blamed on the first divergence of the replay."""
+        action, refusal, rules = found.action, found.rejection, (found.rule,)
+        if found.accepts_illegal:
+            cause = accepted_illegal(action, str(refusal.get("code", "")))
+            outcome, expected, actual = Outcome.ILLEGAL_ACCEPTED, f"rejected: {refusal}", "accepted"
+        else:
+            cause = rejected_legal(action, str(refusal.get("code", "")))
+            outcome, expected, actual = Outcome.WRONGLY_REJECTED, "accepted", f"rejected: {refusal}"
+        note = f"the engine judges this action {actual}, the reference {expected}"
+        steps = [TraceStep(StepKind.APPLY, a, n) for n, a in enumerate(self.played, 1)]
+        steps.append(TraceStep(StepKind.TRIED, action, self.step))
+        elapsed = time.perf_counter() - self.started
+        found_cause = blamed(self.context.eut.fresh, Trace(tuple(steps), setup=self.unit.payload.setup()), cause,
+                             elapsed, ceiling=(self.unit.deadline - elapsed) / 2)
+        game = self.unit.payload
+        doc = judged_scenario(self.suite, game.label, rules, self.unit.reproduce, game.setup(), self.played, action,
+                              refusal if found.accepts_illegal else None, note)
+        return self.result(outcome, rules=rules, expected=expected, actual=actual,
+                           message=f"{note} (judged without listing, {action})",
+                           details={**scenario_details(doc, _save_dir(self.context)),
+                                    **({CAUSE_KEY: found_cause.to_json()} if found_cause is not None else {})})
+
     def play(self, before_each: Callable[[Subject], list[CheckResult] | None]) -> list[CheckResult] | None:
         """Play to the end (None), or return the failing result: ``before_each`` may end the game at every step;
         a legal action refused is wrongly rejected; a game not ended after MAX_STEPS decisions, or at a decision
@@ -239,6 +335,7 @@ class _Game:
         try:
             subject = self.context.eut.fresh()
             subject.new_game(game.setup())
+            self.start_following(subject)
             rng = random.Random(f"play-{game.seed}")
             while True:
                 stopped = before_each(subject)
@@ -259,6 +356,8 @@ class _Game:
                 except GameStuck:
                     return self.stalls(subject, pending, "no legal answer is listed",
                                        "at least one legal answer to the pending decision")
+                except Disagreed as disagreed:
+                    return self.disagreed(disagreed.found)
                 if not applied["accepted"]:
                     rejection = applied["rejection"]
                     rules = (str(rejection.get("rule", "")) or "DEC-2",)
@@ -351,6 +450,12 @@ def listed_then_refused(game: GamePlan, played: list[JSON], rejection: JSON) -> 
     if reference is not None:
         return accepted_illegal(action, str(reference.get("code", "")))
     return rejected_legal(action, str(rejection.get("code", "")))
+
+
+def same_decision(reference: JSON | None, engine: JSON) -> bool:
+    """The reference, following the game, asks the engine's decision (its kind, of the same player)."""
+    return reference is not None and (reference.get("kind"), reference.get("player")) == \
+        (engine.get("kind"), engine.get("player"))
 
 
 def undrivable_details(pending: JSON) -> JSON:

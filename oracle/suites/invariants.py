@@ -50,6 +50,7 @@ def fuzz_config(options: CheckOptions) -> FuzzConfig:
         timeout=options.timeout,
         start_timeout=options.start_timeout,
         save_failures=options.save_failures / "invariants" if options.save_failures is not None else None,
+        legal_share=options.legal_share,
     )
 
 

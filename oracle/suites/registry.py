@@ -22,6 +22,7 @@ from oracle.core.json_types import JSON
 from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.legal_share import DEFAULT_SHARE
 from oracle.scenarios.runner import DEFAULT_SCENARIO_TIMEOUT
 
 DEFAULT_UNIT_TIMEOUT = 120.0
@@ -82,6 +83,10 @@ class CheckOptions:
     budget_scale: float = 1.0
     """What every fixed wall-clock budget is multiplied by (never below 1): the engine's measured slowness next to
     the reference, or ``--budget-scale`` (:mod:`oracle.engines.speed`). Per-call timeouts are not scaled."""
+
+    legal_share: float = DEFAULT_SHARE
+    """The share of decisions at which random play and the lock-step compare the engine's complete legal set
+    (:mod:`oracle.engines.legal_share`): set from the engine's measured speed, or ``--legal-share``."""
 
     def scaled(self, seconds: float) -> float:
         """A fixed budget of ``seconds`` (a scenario's, a Z3 row's, the fuzz run's, a game's) for this run."""

@@ -57,6 +57,15 @@ class WireEngine:
         result: JSON = self._change("apply", {"action": action}, restart=False)
         return result
 
+    def try_actions(self, actions: list[JSON]) -> list[JSON]:
+        """The engine's verdicts, in one request; the game does not change, so whatever was looked ahead stays."""
+        connection = self._connection("try_actions")
+        try:
+            verdicts: list[JSON] = connection.call("try_actions", {"actions": actions}, call_deadline(self._settings))
+        except ChannelFault as fault:
+            raise self._fault(fault, "try_actions") from None
+        return verdicts
+
     def decision(self) -> JSON | None:
         pending: JSON | None = self._look("decision", "decision")
         return pending
@@ -186,13 +195,14 @@ class WireEngine:
             self._seen = {"decision": result}
 
     def _forget_seen(self, connection: Connection) -> None:
-        """Before the game changes: drop the observation, and learn which parts of it were worth asking for."""
+        """Before the game changes: drop the observation, and learn which parts were used at this position, asked for
+        or not (a part used seldom, as the legal actions under a sampled comparison, is then not asked for: a
+        listing can be the engine's costliest call)."""
         if self._prefetch is not None:
             connection.forget(self._prefetch)
             self._prefetch = None
         for part in PREFETCHED:
-            if part in self._asked or part in self._used:
-                self._pool.learn(part, part in self._used)
+            self._pool.learn(part, part in self._used)
         self._seen, self._asked, self._used, self._listed = {}, set(), set(), None
 
     def _replay(self, history: list[tuple[str, JSON]], method: str) -> None:

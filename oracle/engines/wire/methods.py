@@ -72,6 +72,7 @@ METHODS: dict[str, Method] = {
         Method("decision", ()),
         Method("legal_actions", (), capability="legal_actions"),
         Method("apply", ("action",)),
+        Method("try_actions", ("actions",), capability="try_actions"),
         Method("export", (), capability="export"),
         Method("load", ("snapshot",), capability="load"),
         Method("observe", ("legal_actions", "snapshot"), capability="observe", since="1.1"),
@@ -79,7 +80,7 @@ METHODS: dict[str, Method] = {
     )
 }
 
-ENGINE_METHODS = ("handshake", "new_game", "decision", "legal_actions", "apply", "export", "load")
+ENGINE_METHODS = ("handshake", "new_game", "decision", "legal_actions", "apply", "try_actions", "export", "load")
 """The wire methods that are exactly the in-process Engine protocol's methods."""
 
 WIRE_CAPABILITIES = ("observe",)

@@ -166,7 +166,10 @@ class Server:
             return self.observe(method, params)
         if method.name in ("new_game", "load"):
             self.engine = self.factory()
-        return getattr(self.engine, method.name)(*(params[name] for name in method.params))
+        answer = getattr(self.engine, method.name, None)
+        if answer is None:
+            raise NotImplementedError(f"{method.name} is not implemented by this engine")
+        return answer(*(params[name] for name in method.params))
 
     def handshake(self) -> JSON:
         """The engine's handshake, plus ``observe`` (answered here) when the engine speaks 1.1 or later."""

@@ -3,7 +3,9 @@
 // It seats the players, gives them 1, 2, 3, 4 points from the first player clockwise (SETUP-2), lays the deck as
 // given and reveals twice as many cards as there are players into the display (HUNT-1). It declares "export"
 // only, so `oracle check --impl 'cmd:node example.cjs' --suite setup` passes and every other check is reported
-// unsupported. Grow it from here, one capability at a time; example.mjs shows export and load on a store.
+// unsupported. Grow it from here, one capability at a time; example.mjs shows export and load on a store. Once
+// apply plays, give serve() clone() and restore(saved) too and the kit answers try_actions for you: the oracle
+// then judges many actions in one request (docs/wire.md).
 "use strict";
 
 const { serve, Unsupported, cards } = require("./vale-wire.cjs");

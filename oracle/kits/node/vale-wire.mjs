@@ -5,6 +5,10 @@
 //
 // Every function is optional except handshake, newGame and decision; a missing one (or one that throws
 // Unsupported) is answered "unsupported", any other exception "engine_error". Functions may be async.
+//
+// try_actions (the oracle's batch of "would you accept these?") comes for free: give the kit clone() and
+// restore(saved) (or export and load) besides apply, and it declares the capability and answers each action by
+// applying it and restoring the state. Your own tryActions(actions), if you give one, is used instead.
 // The protocol is docs/wire.md; stdout carries only protocol lines, so console.log is sent to stderr.
 // Each request is answered in its own framing: JSON lines (1.x), or JSON-RPC 2.0 when it says "jsonrpc" (a
 // batch gets a batch). Declare protocol "2.0" in your handshake and the oracle speaks JSON-RPC from then on.
@@ -27,6 +31,45 @@ const FUNCTIONS = {
   export: ["export", []],
   load: ["load", ["snapshot"]],
 };
+
+/** How this engine answers try_actions: its own tryActions, else apply between a save and a restore, else not. */
+function trier(engine) {
+  if (typeof engine.tryActions === "function") return (actions) => engine.tryActions(actions);
+  if (typeof engine.apply !== "function") return null;
+  const [save, restore] = typeof engine.clone === "function" && typeof engine.restore === "function"
+    ? [engine.clone, engine.restore] : [engine.export, engine.load];
+  if (typeof save !== "function" || typeof restore !== "function") return null;
+  return async (actions) => {
+    const verdicts = [];
+    for (const action of actions) {
+      const saved = await save.call(engine);
+      let result;
+      try {
+        result = await engine.apply(action);
+      } finally {
+        await restore.call(engine, saved);
+      }
+      verdicts.push(result?.accepted ? { accepted: true } : { accepted: false, rejection: result?.rejection });
+    }
+    return verdicts;
+  };
+}
+
+function withTryActions(shake, engine, state) {
+  state.tryActions = trier(engine);
+  if (state.tryActions && !shake.capabilities.includes("try_actions")) {
+    return { ...shake, capabilities: [...shake.capabilities, "try_actions"] };
+  }
+  return shake;
+}
+
+async function tryActions(actions, state) {
+  if (!state.tryActions || !state.handshake?.capabilities.includes("try_actions")) {
+    throw new Unsupported("try_actions needs tryActions(), or clone() and restore() (or export and load)");
+  }
+  if (!Array.isArray(actions)) throw Object.assign(new Error("try_actions: params.actions must be a list"), { badRequest: true });
+  return await state.tryActions(actions);
+}
 
 function errorAnswer(id, error) {
   if (error instanceof Unsupported) {
@@ -86,8 +129,10 @@ async function answer(engine, request, state) {
   switch (request.method) {
     case "handshake":
       checkOracleVersion(params);
-      state.handshake = withDefaults(await call(engine, "handshake", params));
+      state.handshake = withTryActions(withDefaults(await call(engine, "handshake", params)), engine, state);
       return state.handshake;
+    case "try_actions":
+      return await tryActions(params.actions, state);
     case "observe": {
       if (!state.handshake?.capabilities.includes("observe")) throw new Unsupported("observe was not declared");
       const out = { decision: (await call(engine, "decision", params)) ?? null };

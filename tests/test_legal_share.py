@@ -1,0 +1,98 @@
+"""The sampled legal-set comparison (issue 25): which decisions compare the engine's complete legal set, how the
+share is set, and that the fixtures breaking legality are still caught at the smallest share."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracle.engines.legal_share import MAX_SHARE, MIN_SHARE, LegalSampler, LegalShare, ShareSource, given_problem
+from oracle.reference import create
+from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
+from vale_invariants.trace import Violation
+
+# ---------------------------------------------------------------------- which decisions
+
+
+def _full(share: float, seed: object, kinds: list[str]) -> list[bool]:
+    sampler = LegalSampler(share, seed)
+    return [sampler.full(kind, step) for step, kind in enumerate(kinds)]
+
+
+def test_the_first_decision_of_each_kind_is_compared_in_full() -> None:
+    kinds = ["hunt_pick"] * 50 + ["action"] * 50 + ["hunt_pick"] * 50
+    full = _full(MIN_SHARE, 7, kinds)
+    assert (True, True) == (full[0], full[50])
+
+
+def test_the_sample_is_a_function_of_the_seed_alone() -> None:
+    kinds = ["action"] * 400
+    assert _full(0.2, 3, kinds) == _full(0.2, 3, kinds)
+    assert _full(0.2, 3, kinds) != _full(0.2, 4, kinds)
+
+
+def test_share_1_compares_every_decision() -> None:
+    assert [True] * 300 == _full(1.0, 5, ["action"] * 300)
+
+
+def test_the_smallest_share_compares_about_one_decision_in_twenty() -> None:
+    compared = sum(_full(MIN_SHARE, 11, ["action"] * 4000))
+    assert 120 <= compared <= 300
+
+
+# ---------------------------------------------------------------------- how the share is set
+
+
+def test_a_costly_listing_gets_the_smallest_share_and_a_cheap_one_every_decision() -> None:
+    slow, fast = LegalShare.of(0.020, 0.0003), LegalShare.of(0.00002, 0.0002)
+    assert (MIN_SHARE, ShareSource.MEASURED) == (slow.share, slow.source)
+    assert (MAX_SHARE, ShareSource.MEASURED) == (fast.share, fast.source)
+    assert "--legal-share 0.05 reproduces it" in slow.text()
+
+
+def test_a_listing_a_few_times_a_step_gets_a_share_between() -> None:
+    assert 0.12 == LegalShare.of(0.004, 0.001).share
+
+
+@pytest.mark.parametrize("share", [0.0, 0.01, 1.5, float("nan")])
+def test_a_share_outside_0_05_to_1_is_refused(share: float) -> None:
+    assert given_problem(share).startswith("--legal-share must be a number from 0.05 to 1")
+
+
+def test_a_share_in_range_is_taken() -> None:
+    assert ("", "") == (given_problem(MIN_SHARE), given_problem(1.0))
+
+
+# ---------------------------------------------------------------------- the fixtures breaking legality
+
+
+LEGALITY_FIXTURES = {
+    "vale_fixtures.answers_for_the_decider": "DEC-1",
+    "vale_fixtures.area_off_by_one": "SUM-1",
+    "vale_fixtures.refuses_late_tames": "TAME-1",
+    "vale_fixtures.superfluous_payment": "PAY-3",
+}
+"""Illegal actions accepted (DEC-1, SUM-1, PAY-3) and legal ones refused (TAME-1)."""
+
+
+@pytest.mark.parametrize(("impl", "rule"), sorted(LEGALITY_FIXTURES.items()))
+def test_a_fixture_breaking_legality_is_caught_by_the_lock_step_at_the_smallest_share(impl: str, rule: str) -> None:
+    import importlib
+
+    factory = importlib.import_module(impl).create
+    settings = GameSettings(factory, impl, (2, 3, 4), frozenset({"LOCKSTEP"}), lockstep=True, legal_share=MIN_SHARE)
+    caught: tuple[str, ...] = ()
+    for game in range(4):
+        try:
+            GameRunner(settings, RandomChooser(f"legality-{game}"), Stats()).play()
+        except Violation as violation:
+            caught = violation.failure.rules
+            break
+    assert rule in caught, caught
+
+
+def test_the_reference_passes_the_lock_step_at_the_smallest_share() -> None:
+    settings = GameSettings(create, "oracle.reference", (2, 3), frozenset({"LOCKSTEP"}), lockstep=True,
+                            legal_share=MIN_SHARE)
+    stats = Stats()
+    GameRunner(settings, RandomChooser("legality-0"), stats).play()
+    assert stats.decisions > 0
