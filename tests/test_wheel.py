@@ -33,6 +33,9 @@ TIMES = (
     (re.compile(r'("(?:date|duration|seconds)": )(?:"[^"]*"|[0-9.e-]+)'), r"\g<1>0"),  # JSON
     (re.compile(r'( (?:time|timestamp)=)"[^"]*"'), r'\g<1>"0"'),  # JUnit
     (re.compile(r" in [0-9.]+ s \(\d{4}-\d\d-\d\dT[0-9:]+Z"), " in 0 s (date"),  # Markdown
+    (re.compile(r',?\s*"engine_costs": \{.*?"advice": \[[^\]]*\]\s*\}', re.S), ""),  # JSON: the measured costs
+    (re.compile(r'\s*<property name="(?:engine_cost|speed_advice)\.[^"]*" value="[^"]*"\s*/>'), ""),  # JUnit
+    (re.compile(r"### Engine speed\n.*?(?=\n#|\Z)", re.S), ""),  # Markdown
 )
 SMALL_RUNS = {
     "caught": ("--impl", "vale_fixtures.superfluous_payment", "--suite", "scenarios", "--rule", "PAY-3"),

@@ -22,14 +22,10 @@ from oracle.engines.speed import BudgetScale
 MIN_SHARE = 0.05
 """The smallest share: at least one decision in twenty is compared in full."""
 DEFAULT_SHARE = 0.5
-"""The share of a run whose engine's speed was not measured (``--budget-scale`` given, or in-process callers that
-build their own options): half the decisions compared in full, the others judged with probes."""
-MAX_SHARE = 1.0
-"""The share of an engine whose listing costs at most half a step (the reference's, in process): every decision is
-compared in full, which is then both cheaper than following the game with the reference and stronger."""
+"""The share of an engine whose listing costs little next to its other calls (the reference's, in process)."""
 LISTING_BUDGET = 0.5
 """The time full comparisons may add to a game, as a fraction of the time of its steps: the share is this budget
-over the listing's cost relative to a step's ``apply``, between :data:`MIN_SHARE` and :data:`MAX_SHARE`."""
+over the listing's cost relative to a step's ``apply``, between :data:`MIN_SHARE` and :data:`DEFAULT_SHARE`."""
 
 
 class ShareSource(str, Enum):
@@ -61,11 +57,11 @@ class LegalShare:
     @staticmethod
     def of(listing_seconds: float, step_seconds: float) -> LegalShare:
         """The share a measure gives: :data:`LISTING_BUDGET` times a step over one listing, rounded down to a
-        hundredth, between :data:`MIN_SHARE` and :data:`MAX_SHARE`."""
+        hundredth, between :data:`MIN_SHARE` and :data:`DEFAULT_SHARE`."""
         if listing_seconds <= 0 or step_seconds <= 0:
             return LegalShare.default("the listing's cost could not be told apart")
         budget = math.floor(LISTING_BUDGET * step_seconds / listing_seconds * 100) / 100
-        share = min(MAX_SHARE, max(MIN_SHARE, budget))
+        share = min(DEFAULT_SHARE, max(MIN_SHARE, budget))
         return LegalShare(share, ShareSource.MEASURED,
                           f"measured: a listing took {listing_seconds * 1e3:.3f} ms, a step "
                           f"{step_seconds * 1e3:.3f} ms; --legal-share {share:g} reproduces it")
