@@ -6,7 +6,7 @@ older or newer reports lack or add (``sources``, ``causes``, per-check ``notes``
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from oracle.core.results import UNSUPPORTED_CALL, Outcome
 from oracle.core.undrivable import UNDRIVABLE
 from oracle.reports.charges import Charge, charge
 from oracle.reports.common import date_problem
+from oracle.reports.html.speed import Speed, speed_of
 
 FORMAT_PREFIX = "vale-oracle/report/"
 
@@ -130,6 +131,8 @@ class Report:
     causes: tuple[Cause, ...]
     rule_coverage: dict[str, Coverage]
     card_coverage: dict[str, Coverage]
+    speed: Speed = field(default_factory=lambda: speed_of({}, None))
+    """The engine's speed as the run measured it (issue 25); empty in reports written before."""
 
 
 class _Reader:
@@ -331,6 +334,7 @@ def parse_report(data: Any, path: Path) -> Report:
         causes=causes,
         rule_coverage=rule_coverage if rule_coverage is not None else _coverage_of(results, "rules"),
         card_coverage=card_coverage if card_coverage is not None else _coverage_of(results, "cards"),
+        speed=speed_of(run, totals),
     )
 
 
