@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from oracle.core.json_types import JSON
+from vale_fixtures.internal_shuffle import ReshufflesInside
 from vale_invariants import checks
-from vale_invariants.machine import ValeMachine
+from vale_invariants.machine import LockstepOff, ValeMachine
 from vale_invariants.machine_report import EXPLAINED, EXPLANATION, user_notes
 
 pytest_plugins = ("pytester",)
@@ -118,3 +120,23 @@ def test_the_explanation_keeps_only_the_lines_of_the_users_files() -> None:
     assert (["Failing test case: <state machine>", "state.teardown()"],
             ["state.teardown()", EXPLANATION, EXPLAINED, user_line]) == (
         user_notes(notes), user_notes(["state.teardown()", EXPLANATION, EXPLAINED, user_line, oracle_line]))
+
+
+class _ReshufflesWithoutExport(ReshufflesInside):
+    """Reshuffles by itself and cannot export: the reference cannot adopt its orders."""
+
+    def handshake(self) -> JSON:
+        shake = super().handshake()
+        shake["capabilities"] = [c for c in shake["capabilities"] if c != "export"]
+        return shake
+
+
+def test_a_machine_that_cannot_play_beside_the_reference_says_it_checks_invariants_only() -> None:
+    class NoExportMachine(ValeMachine):
+        factory = _ReshufflesWithoutExport
+
+    NoExportMachine.TestCase.settings = settings(max_examples=1, stateful_step_count=2, deadline=None,
+                                                 derandomize=True, database=None,
+                                                 suppress_health_check=list(HealthCheck))
+    with pytest.warns(LockstepOff, match="checks its invariants only, not lock-step"):
+        NoExportMachine.TestCase().runTest()

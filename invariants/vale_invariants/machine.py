@@ -22,6 +22,7 @@ of the shrunk program is the one left, see :func:`vale_invariants.scenario.write
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
@@ -48,6 +49,10 @@ from vale_invariants.machine_report import TrimmedTestCase
 from vale_invariants.trace import Failure, Violation
 
 __all__ = ["ValeMachine"]
+
+
+class LockstepOff(UserWarning):
+    """A machine whose engine cannot be played beside the reference: it checks its invariants only."""
 
 
 class _PlayChooser:
@@ -119,6 +124,9 @@ class ValeMachine(RuleBasedStateMachine):
             self.snapshot, self.pending = game._start(setup, None)
             if game.reference is not None and game.subject.handshake.reshuffles_inside and not game.can_export:
                 game.reference, game.active = None, game.active - {LOCKSTEP.name}
+                warnings.warn(LockstepOff(f"{self.impl or type(self).__name__} shuffles inside and cannot export: "
+                                          "this machine checks its invariants only, not lock-step with the "
+                                          "reference (declare export to be compared)"), stacklevel=1)
             if self.snapshot is not None and game.on("INV-SETUP"):
                 game._raise(checks.check_setup(self.snapshot, game.trace.setup), 0)
             self._compare(None, None, 0)
