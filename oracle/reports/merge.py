@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.json_types import JSON
-from oracle.core.nesting import Syntax, too_deep
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.speed import BudgetScale, ScaleSource, SpeedSample
 from oracle.reports.common import DATE_FORMAT, RunInfo
 from oracle.reports.json_report import REPORT_FORMAT, SCHEMA_FILE
+from oracle.reports.read_json import JsonFileError, read_json_file
 
 
 class MergeError(ValueError):
@@ -86,18 +86,9 @@ def read_shard(path: Path) -> ShardReport:
     """One shard's JSON report, checked against the report schema; a problem raises :class:`MergeError` naming the
     file and the field."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise MergeError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise MergeError(f"{path}: not UTF-8 text") from None
-    deep = too_deep(text, Syntax.JSON)
-    if deep is not None:
-        raise MergeError(f"{path}:{deep.line}: not valid JSON ({deep.message})")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MergeError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        data = read_json_file(path)
+    except JsonFileError as exc:
+        raise MergeError(str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
         found = data.get("format") if isinstance(data, dict) else None
         raise MergeError(f"{path}: format: expected {REPORT_FORMAT!r} (a report of this oracle's `oracle check`), "

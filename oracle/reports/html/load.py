@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.cards import catalogue
-from oracle.core.nesting import Syntax, too_deep
 from oracle.core.results import UNSUPPORTED_CALL, Outcome
 from oracle.core.undrivable import UNDRIVABLE
 from oracle.reports.charges import Charge, charge
 from oracle.reports.common import date_problem
 from oracle.reports.html.speed import Speed, speed_of
+from oracle.reports.read_json import JsonFileError, read_json_file
 
 FORMAT_PREFIX = "vale-oracle/report/"
 
@@ -341,16 +341,7 @@ def parse_report(data: Any, path: Path) -> Report:
 def load_report(path: Path) -> Report:
     """Read and check one JSON report; a problem raises :class:`ReportError` naming the file."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ReportError(f"{path}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise ReportError(f"{path}: not UTF-8 text") from None
-    deep = too_deep(text, Syntax.JSON)
-    if deep is not None:
-        raise ReportError(f"{path}:{deep.line}: not valid JSON ({deep.message})")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        data = read_json_file(path)
+    except JsonFileError as exc:
+        raise ReportError(str(exc)) from None
     return parse_report(data, path)
