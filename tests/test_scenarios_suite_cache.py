@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from oracle.scenarios import loader
+from oracle.scenarios import loader, suite_cache
 from oracle.scenarios.loader import default_dir, load_file, scenario_files
 from oracle.scenarios.model import Scenario
-from oracle.scenarios.suite_cache import CACHE_DIR_VARIABLE, CACHE_FILE, keep_suite, kept_suite, suite_key
+from oracle.scenarios.suite_cache import CACHE_DIR_VARIABLE, CACHE_FILE, cache_file, keep_suite, kept_suite, suite_key
 
 
 @pytest.fixture
@@ -47,6 +47,17 @@ def test_the_key_changes_with_a_files_bytes(tmp_path: Path) -> None:
 def test_the_key_changes_with_the_set_of_files(tmp_path: Path) -> None:
     files = small_suite(tmp_path / "suite")
     assert suite_key(tmp_path / "suite", files) != suite_key(tmp_path / "suite", files[:1])
+
+
+def test_the_key_changes_with_the_oracles_own_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = small_suite(tmp_path / "suite")
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "loader.py").write_text("A = 1\n", encoding="utf-8")
+    monkeypatch.setattr(suite_cache, "PACKAGE", package)
+    before = suite_key(tmp_path / "suite", files)
+    (package / "loader.py").write_text("A = 22\n", encoding="utf-8")
+    assert before != suite_key(tmp_path / "suite", files)
 
 
 def test_the_key_is_the_same_for_the_same_files(tmp_path: Path) -> None:
@@ -97,3 +108,9 @@ def test_the_bundled_suite_is_read_from_the_cache_under_its_key(cache_dir: Path,
     keep_suite(suite_key(default_dir(), files), [one_scenario])
     loaded = loader.load_dir(default_dir())
     assert ([one_scenario], [], len(files)) == (loaded.scenarios, loaded.errors, loaded.files)
+
+
+def test_without_a_home_or_an_absolute_cache_folder_nothing_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(CACHE_DIR_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert cache_file() is None

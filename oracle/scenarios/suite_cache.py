@@ -40,11 +40,14 @@ class KeptSuite:
 
 
 def cache_file() -> Path | None:
-    """Where the suite is kept, or None when ``$VALE_ORACLE_CACHE_DIR`` is set empty (no cache)."""
+    """Where the suite is kept, or None when ``$VALE_ORACLE_CACHE_DIR`` is set empty (no cache) or no absolute
+    cache folder is known (no home directory, a relative ``$XDG_CACHE_HOME``)."""
     given = os.environ.get(CACHE_DIR_VARIABLE)
     if given is not None:
         return Path(given) / CACHE_FILE if given else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
     return Path(base) / "vale-oracle" / CACHE_FILE
 
 
