@@ -114,3 +114,13 @@ def test_without_a_home_or_an_absolute_cache_folder_nothing_is_kept(monkeypatch:
     monkeypatch.delenv(CACHE_DIR_VARIABLE, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
     assert cache_file() is None
+
+
+def test_a_bundled_suite_with_an_error_is_not_kept(tmp_path: Path, cache_dir: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    suite = tmp_path / "suite"
+    small_suite(suite)
+    monkeypatch.setattr(loader, "default_dir", lambda: suite)
+    monkeypatch.setattr(loader, "_BUNDLED", {})
+    loaded = loader.load_dir(suite)
+    assert (True, False) == (bool(loaded.errors), (cache_dir / CACHE_FILE).exists())
