@@ -23,8 +23,7 @@ import marshal
 import signal
 import time
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,21 +91,41 @@ def _cost(method: str, seconds: float) -> None:
         hook(method, seconds)
 
 
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
+def _on_alarm(signum: int, frame: object) -> None:
+    raise EngineTimeout()
+
+
+def hold_alarm_handler() -> None:
+    """Keep the engine calls' alarm handler installed in this process (a worker, which owns its signals): a guarded
+    call then only arms and disarms the timer, instead of installing the handler and putting the previous one back
+    (two conversions of the handler, most of the harness's cost per call)."""
+    signal.signal(signal.SIGALRM, _on_alarm)
+
+
+_UNARMED = object()
+"""What :func:`_arm` returns when no alarm was armed (no timeout, or no ``setitimer`` on this system)."""
+
+
+def _arm(seconds: float) -> Any:
+    """Start the alarm that interrupts an engine call after ``seconds``; returns what :func:`_disarm` puts back.
+    The handler is looked at before every call: when it is not ours (never held, or replaced since, e.g. by
+    pytest-timeout) it is installed for the call and the previous one put back after it, so no host's handler ever
+    receives the engine's alarm."""
     if seconds <= 0 or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def on_alarm(signum: int, frame: object) -> None:
-        raise EngineTimeout()
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
+        return _UNARMED
+    previous = signal.getsignal(signal.SIGALRM)
+    if previous is not _on_alarm:
+        signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+    return previous
+
+
+def _disarm(previous: Any) -> None:
+    """Stop the alarm :func:`_arm` started, and put back the handler it replaced."""
+    if previous is _UNARMED:
+        return
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    if previous is not _on_alarm:
         signal.signal(signal.SIGALRM, previous)
 
 
@@ -219,8 +238,11 @@ class Subject:
         allowed = self.start_timeout if method in START_METHODS else self.timeout
         started = time.perf_counter()
         try:
-            with _deadline(allowed):
+            previous = _arm(allowed)
+            try:
                 value = fn(*args)
+            finally:
+                _disarm(previous)
         except EngineTimeout:
             raise EngineFault("timeout", method, f"no answer within {allowed:g} s"
                               + (" (--start-timeout)" if method in START_METHODS else "")) from None

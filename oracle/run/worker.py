@@ -31,7 +31,7 @@ from oracle.core.portable import shown_traceback
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.costs import CostRecorder, EngineCosts
-from oracle.engines.harness import on_engine_call, on_engine_cost
+from oracle.engines.harness import hold_alarm_handler, on_engine_call, on_engine_cost
 from oracle.engines.speed import BudgetScale, measure_scale
 from oracle.run.activity import ActivityWriter
 from oracle.suites.all import suite_named
@@ -136,6 +136,7 @@ def work(read_fd: int, write_fd: int, activity_path: Path) -> None:
     interpreter and a worker forked from the supervisor (:mod:`oracle.run.launch`) both end here."""
     _die_with_the_supervisor()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    hold_alarm_handler()
     activity = ActivityWriter(activity_path)
     on_engine_call(activity.record)
     costs = CostRecorder()

@@ -32,6 +32,7 @@ from oracle.scenarios.given import GivenError, complete_snapshot
 from oracle.scenarios.locate import KeyPath, key_lines, line_of
 from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
 from oracle.scenarios.model import Scenario, ScenarioError, Step
+from oracle.scenarios.suite_cache import keep_suite, kept_suite, suite_key
 
 PACKAGE = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = PACKAGE / "schemas" / "scenario.schema.json"
@@ -561,6 +562,8 @@ class ScenarioSet:
     files: int = 0
     skipped: list[ScenarioError] = field(default_factory=list)
     """``*.toml`` entries that are not regular files (a FIFO, a socket, a device): never opened, only named."""
+    key: str = ""
+    """The bundled suite's cache key when it was validated in this process (:mod:`oracle.scenarios.suite_cache`)."""
 
     def by_id(self) -> dict[str, Scenario]:
         return {s.id: s for s in self.scenarios}
@@ -589,9 +592,40 @@ def load_dir(directory: Path) -> ScenarioSet:
         found = ScenarioSet(directory)
         found.errors.append(ScenarioError(display_path(directory), 0, "no such directory"))
         return found
-    found = _load_files(directory, scenario_files(directory))
+    files = scenario_files(directory)
+    bundled = directory.resolve() == default_dir().resolve()
+    found = _load_bundled(directory, files) if bundled else _load_files(directory, files)
     found.skipped.extend(skipped_files(directory))
+    if bundled and not found.errors and not found.skipped:
+        _keep_bundled(found)
     return found
+
+
+# The bundled suite validated in this process, by its key: `oracle check` refuses invalid files, then plans.
+_BUNDLED: dict[str, tuple[Scenario, ...]] = {}
+
+
+def _load_bundled(directory: Path, files: list[Path]) -> ScenarioSet:
+    """The bundled suite: as validated before in this process or kept on disk under the same key, else
+    validated now (:mod:`oracle.scenarios.suite_cache`)."""
+    key = suite_key(directory, files)
+    kept = _BUNDLED.get(key)
+    if kept is None:
+        kept = kept_suite(key)
+    if kept is None:
+        found = _load_files(directory, files)
+        found.key = key
+        return found
+    _BUNDLED.clear()
+    _BUNDLED[key] = kept
+    return ScenarioSet(directory, list(kept), files=len(files))
+
+
+def _keep_bundled(found: ScenarioSet) -> None:
+    if found.key and found.key not in _BUNDLED:
+        _BUNDLED.clear()
+        _BUNDLED[found.key] = tuple(found.scenarios)
+        keep_suite(found.key, found.scenarios)
 
 
 def _load_files(directory: Path, files: list[Path]) -> ScenarioSet:
