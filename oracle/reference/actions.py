@@ -611,15 +611,14 @@ def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection 
     return move if isinstance(move, Rejection) else None
 
 
-def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
+def legal_moves(table: Table, spec: DecisionSpec | None) -> list[Move]:
     """The candidates that pass their entry's check; the state does not change while listing, so the table
     remembers SUM-4 answers, summon costs and stone values for the duration of the call."""
     if spec is None:
         return []
     entries = ENTRIES
     with table.listing():
-        return [m.to_json() for m in offered(spec.kind, TableOffer(table, spec))
-                if entries[m.type].check(table, spec, m) is None]
+        return [m for m in offered(spec.kind, TableOffer(table, spec)) if entries[m.type].check(table, spec, m) is None]
 
 
 def apply(table: Table, spec: DecisionSpec, move: Move) -> None:
