@@ -28,10 +28,12 @@ def settle(table: Table) -> DecisionSpec | None:
     state = table.state
     table.rulings.asked_under = ""
     while True:
-        if _ends_at_once(table):
-            with table.under(END_1):
-                table.end_game(winners(table))
-            return None
+        if table.scores_changed:
+            table.scores_changed = False
+            if _ends_at_once(table):
+                with table.under(END_1):
+                    table.end_game(winners(table))
+                return None
         if table.recover_triggered():
             continue
         over = table.over_limit()
@@ -371,7 +373,7 @@ IMMEDIATELY = "immediately"
 
 def _ends_at_once(table: Table) -> bool:
     """END-1's ``immediately`` variant: the game ends the moment a player has the end score, mid-round and
-    mid-effect (checked after every step of play)."""
+    mid-effect (checked after every step of play that changed a score)."""
     state = table.state
     if state.phase is Phase.GAME_OVER or state.setup.variant(END_1) != IMMEDIATELY:
         return False
