@@ -15,7 +15,7 @@ from oracle.core.model import Family, Stones
 from oracle.reference.effects import loki
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
-from oracle.reference.payment import StoneValues
+from oracle.reference.payment import PRINTED_VALUES, StoneValues
 from oracle.reference.rulings import Rulings, Taken, Under
 from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
 
@@ -158,9 +158,12 @@ class Table:
         return values
 
     def _stone_values(self, player: int) -> StoneValues:
+        in_force = self.in_force(player)
+        if not in_force:
+            return PRINTED_VALUES
         red, blue, purple = 1, 3, 6
         swap = False
-        for _, effect in self.in_force(player):
+        for _, effect in in_force:
             red += effect.red_bonus
             blue += effect.blue_purple_bonus
             purple += effect.blue_purple_bonus
