@@ -169,10 +169,8 @@ class Listed:
     def move_of(self, action: JSON, spec: DecisionSpec | None) -> Move | None:
         """The listed move ``action`` is, if it is one of the listed actions itself (not a copy) and still equal to
         its move, for the decision ``spec`` that was listed; else None (the action is then parsed and judged)."""
-        for listed, move in zip(self.actions, self.moves, strict=True):
-            if listed is action:
-                return move if spec is self.spec and action == move.to_json() else None
-        return None
+        move = next((move for listed, move in zip(self.actions, self.moves, strict=True) if listed is action), None)
+        return move if move is not None and spec is self.spec and action == move.to_json() else None
 
 
 def verdict_of(judged: object) -> JSON:  # pragma: no cover - asked by games, not scenarios
