@@ -188,6 +188,8 @@ class Table:
 
     def _summon_cost(self, player: int, card: Card) -> int:
         in_force = self.in_force(player)
+        if not in_force:
+            return card.cost
         for _, effect in in_force:
             if effect.fixed_cost is not None:
                 fixed = effect.fixed_cost(card)
@@ -237,7 +239,8 @@ class Table:
     def over_limit(self) -> int | None:
         """The first player holding more stones than their limit and not yet choosing, if any."""
         for index, player in enumerate(self.state.players):
-            held = player.stones.red + player.stones.blue + player.stones.purple
+            stones = player.stones
+            held = stones.red + stones.blue + stones.purple
             if (
                 held > BASE_HOLDING_LIMIT
                 and held > self.holding_limit(index)
