@@ -130,8 +130,9 @@ def _check_pick(table: Table, spec: DecisionSpec, move: Pick) -> Rejection | Non
     """HUNT-1 / HUNT-4: an unmarked display card."""
     if move.card not in table.state.display:
         return _reject(RejectionCode.CARD_NOT_IN_DISPLAY, "HUNT-1", f"{move.card} is not in the display")
-    if any(move.card in p.markers for p in table.state.players):
-        return _reject(RejectionCode.CARD_ALREADY_MARKED, "HUNT-4", f"{move.card} already carries a marker")
+    for player in table.state.players:
+        if move.card in player.markers:
+            return _reject(RejectionCode.CARD_ALREADY_MARKED, "HUNT-4", f"{move.card} already carries a marker")
     return None
 
 
