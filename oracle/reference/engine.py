@@ -169,8 +169,11 @@ class Listed:
     def move_of(self, action: JSON, spec: DecisionSpec | None) -> Move | None:
         """The listed move ``action`` is, if it is one of the listed actions itself (not a copy) and still equal to
         its move, for the decision ``spec`` that was listed; else None (the action is then parsed and judged)."""
-        move = next((move for listed, move in zip(self.actions, self.moves, strict=True) if listed is action), None)
-        return move if move is not None and spec is self.spec and action == move.to_json() else None
+        for listed, move in zip(self.actions, self.moves, strict=True):
+            if listed is action and spec is self.spec and action == move.to_json():
+                # An action applied as listed: random games, tests/test_reference_plumbing.py.
+                return move  # pragma: no cover - games pass back listed actions, the scenarios write their own
+        return None
 
 
 def verdict_of(judged: object) -> JSON:  # pragma: no cover - asked by games, not scenarios
