@@ -256,3 +256,11 @@ def test_an_action_not_listed_is_judged_though_a_listing_is_pending() -> None:
     engine.legal_actions()
     result = engine.apply({"type": "pick", "player": 0, "card": "no-such-card"})
     assert (False, RejectionCode.UNKNOWN_CARD.value) == (result["accepted"], result["rejection"]["code"])
+
+
+def test_an_action_added_to_the_listing_by_its_caller_is_judged() -> None:
+    engine = _hunting_engine()
+    listed = engine.legal_actions()
+    listed.insert(0, {"type": "pick", "player": 0, "card": "no-such-card"})
+    result = engine.apply(listed[0])
+    assert (False, RejectionCode.UNKNOWN_CARD.value) == (result["accepted"], result["rejection"]["code"])

@@ -156,20 +156,20 @@ class ReferenceEngine:
 
 
 class Listed:
-    """The moves a listing judged legal and the actions it listed them as: while the pending decision has not
+    """The moves a listing judged legal, each with the action it was listed as: while the pending decision has not
     changed, an action passed back exactly as listed answers it legally without being parsed and judged again."""
 
-    __slots__ = ("actions", "moves", "spec")
+    __slots__ = ("pairs", "spec")
 
     def __init__(self, spec: DecisionSpec | None, actions: list[JSON], moves: list[Move]) -> None:
         self.spec = spec
-        self.actions = actions
-        self.moves = moves
+        self.pairs = tuple(zip(actions, moves, strict=True))
+        """Kept apart from the list handed out, which its caller may change (a subclass adding to it)."""
 
     def move_of(self, action: JSON, spec: DecisionSpec | None) -> Move | None:
         """The listed move ``action`` is, if it is one of the listed actions itself (not a copy) and still equal to
         its move, for the decision ``spec`` that was listed; else None (the action is then parsed and judged)."""
-        for listed, move in zip(self.actions, self.moves, strict=True):
+        for listed, move in self.pairs:
             if listed is action and spec is self.spec and action == move.to_json():
                 # An action applied as listed: random games, tests/test_reference_plumbing.py.
                 return move  # pragma: no cover - games pass back listed actions, the scenarios write their own
