@@ -267,7 +267,7 @@ def _take_tile_decision(table: Table) -> DecisionSpec:
 
 
 @cache
-def hunting_order(players: int, first_player: int) -> tuple[int, ...]:
+def _hunting_order(players: int, first_player: int) -> tuple[int, ...]:
     """HUNT-2 and HUNT-3: first picks clockwise from the first player, then back counter-clockwise."""
     seats = [(first_player + i) % players for i in range(players)]
     return (*seats, *reversed(seats))
@@ -278,7 +278,7 @@ def _place_marker_decision(table: Table) -> DecisionSpec | None:
     state = table.state
     marked = [c for p in state.players for c in p.markers]
     placed = len(marked)
-    order = hunting_order(state.n, state.first_player)
+    order = _hunting_order(state.n, state.first_player)
     unmarked = tuple(sorted(c for c in state.display if c not in marked))
     if placed < len(order) and unmarked:
         return DecisionSpec(DecisionKind.HUNT_PICK, order[placed], "place a marker on a display card", cards=unmarked)
