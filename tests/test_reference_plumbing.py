@@ -217,3 +217,50 @@ def test_a_full_payment_memo_is_cleared_and_answers_the_same() -> None:
     assert (Stones(red=1),) == first
     assert (Stones(blue=1),) == second
     assert first == memo.payments(Stones(red=2), PRINTED_VALUES, 1)
+
+
+# --- an action passed back as listed (issue 25) ------------------------------------------------------------
+
+def _hunting_engine() -> ReferenceEngine:
+    engine = ReferenceEngine()
+    engine.new_game({"players": 2, "first_player": 0})
+    return engine
+
+
+def test_an_action_applied_as_listed_is_accepted_as_a_copy_of_it_is() -> None:
+    listed, copied = _hunting_engine(), _hunting_engine()
+    as_listed = listed.apply(listed.legal_actions()[0])
+    as_copy = copied.apply(copy.deepcopy(copied.legal_actions()[0]))
+    assert as_copy == as_listed
+    assert copied.export() == listed.export()
+
+
+def test_a_listed_action_changed_after_the_listing_is_judged_again() -> None:
+    engine = _hunting_engine()
+    action = engine.legal_actions()[0]
+    action["card"] = "no-such-card"
+    result = engine.apply(action)
+    assert (False, RejectionCode.UNKNOWN_CARD.value) == (result["accepted"], result["rejection"]["code"])
+
+
+def test_an_action_of_an_earlier_listing_is_judged_again_after_a_step() -> None:
+    engine = _hunting_engine()
+    first, second = engine.legal_actions()[:2]
+    assert engine.apply(first)["accepted"]
+    result = engine.apply(second)
+    assert (False, RejectionCode.NOT_YOUR_DECISION.value) == (result["accepted"], result["rejection"]["code"])
+
+
+def test_an_action_not_listed_is_judged_though_a_listing_is_pending() -> None:
+    engine = _hunting_engine()
+    engine.legal_actions()
+    result = engine.apply({"type": "pick", "player": 0, "card": "no-such-card"})
+    assert (False, RejectionCode.UNKNOWN_CARD.value) == (result["accepted"], result["rejection"]["code"])
+
+
+def test_an_action_added_to_the_listing_by_its_caller_is_judged() -> None:
+    engine = _hunting_engine()
+    listed = engine.legal_actions()
+    listed.insert(0, {"type": "pick", "player": 0, "card": "no-such-card"})
+    result = engine.apply(listed[0])
+    assert (False, RejectionCode.UNKNOWN_CARD.value) == (result["accepted"], result["rejection"]["code"])

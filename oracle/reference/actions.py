@@ -130,8 +130,9 @@ def _check_pick(table: Table, spec: DecisionSpec, move: Pick) -> Rejection | Non
     """HUNT-1 / HUNT-4: an unmarked display card."""
     if move.card not in table.state.display:
         return _reject(RejectionCode.CARD_NOT_IN_DISPLAY, "HUNT-1", f"{move.card} is not in the display")
-    if any(move.card in p.markers for p in table.state.players):
-        return _reject(RejectionCode.CARD_ALREADY_MARKED, "HUNT-4", f"{move.card} already carries a marker")
+    for player in table.state.players:
+        if move.card in player.markers:
+            return _reject(RejectionCode.CARD_ALREADY_MARKED, "HUNT-4", f"{move.card} already carries a marker")
     return None
 
 
@@ -148,15 +149,11 @@ def _pick(table: Table, player: int, move: Pick) -> None:
 # ---------------------------------------------------------------------- sell and tame (SELL-1, TAME-1)
 
 
-def _card_among(card_id: str, among: Collection[str], rejection: Callable[[str], Rejection]) -> Rejection | None:
-    """The card is one of ``among``; else ``rejection`` says which rule it breaks."""
-    return None if card_id in among else rejection(card_id)
-
-
 def _check_marked(table: Table, spec: DecisionSpec, move: Sell | Tame) -> Rejection | None:
     """SELL-2: a player sells or tames only a card carrying their own marker."""
-    return _card_among(move.card, table.state.players[spec.decider].markers, lambda card_id: _reject(
-        RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {card_id}"))
+    if move.card in table.state.players[spec.decider].markers:
+        return None
+    return _reject(RejectionCode.NO_MARKER_ON_CARD, "SELL-2", f"player {spec.player} has no marker on {move.card}")
 
 
 def _sell(table: Table, player: int, move: Sell) -> None:
@@ -299,9 +296,10 @@ def _keep_stones(table: Table, player: int, move: KeepStones) -> None:
 
 def _check_resolve_active(table: Table, spec: DecisionSpec, move: ResolveActive) -> Rejection | None:
     """EFF-5: each Active effect of the area once per Resolution turn."""
-    return _card_among(move.card, spec.cards, lambda card_id: _reject(
-        RejectionCode.ACTIVE_NOT_AVAILABLE, "EFF-5",
-        f"{card_id} has no unused Active effect in player {spec.player}'s area"))
+    if move.card in spec.cards:
+        return None
+    return _reject(RejectionCode.ACTIVE_NOT_AVAILABLE, "EFF-5",
+                   f"{move.card} has no unused Active effect in player {spec.player}'s area")
 
 
 def _resolve_active_candidates(offer: Offer) -> list[ResolveActive]:
@@ -611,15 +609,14 @@ def check(table: Table, spec: DecisionSpec | None, action: object) -> Rejection 
     return move if isinstance(move, Rejection) else None
 
 
-def legal_actions(table: Table, spec: DecisionSpec | None) -> list[JSON]:
+def legal_moves(table: Table, spec: DecisionSpec | None) -> list[Move]:
     """The candidates that pass their entry's check; the state does not change while listing, so the table
     remembers SUM-4 answers, summon costs and stone values for the duration of the call."""
     if spec is None:
         return []
     entries = ENTRIES
     with table.listing():
-        return [m.to_json() for m in offered(spec.kind, TableOffer(table, spec))
-                if entries[m.type].check(table, spec, m) is None]
+        return [m for m in offered(spec.kind, TableOffer(table, spec)) if entries[m.type].check(table, spec, m) is None]
 
 
 def apply(table: Table, spec: DecisionSpec, move: Move) -> None:

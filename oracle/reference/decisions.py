@@ -7,6 +7,7 @@ its shape. Legality of every answer lives in :mod:`oracle.reference.actions`.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from oracle.core.json_types import JSON
@@ -50,30 +51,70 @@ class DecisionSpec:
         out: JSON = {"kind": self.kind.value, "player": self.player, "prompt": self.prompt}
         if self.source:
             out["source"] = self.source
-        if self.kind in (DecisionKind.CHOOSE_CARDS, DecisionKind.SHUFFLE, DecisionKind.NEXT_ACTIVE):
-            out["cards"] = list(self.cards)
-        if self.kind is DecisionKind.CHOOSE_CARDS or self.kind is DecisionKind.CHOOSE_OPTIONS:
-            out["min"] = self.min
-            out["max"] = self.max
-        if self.ordered:
-            out["ordered"] = True
-        if self.kind is DecisionKind.CHOOSE_PLAYER:
-            out["players"] = list(self.players)
-        if self.kind is DecisionKind.CHOOSE_OPTIONS:
-            out["options"] = list(self.options)
-            if self.looking:
-                out["looking"] = self.looking
-        if self.kind is DecisionKind.KEEP_STONES:
-            out["limit"] = self.limit
-        if self.kind is DecisionKind.ARTIFACT_PICK:
-            out["tiles"] = list(self.cards)
-        if self.kind is DecisionKind.PAY:
-            out["cost"] = self.cost
-        if self.kind is DecisionKind.UPGRADE_STONES:
-            out["eligible"] = (self.eligible or Stones()).to_json()
-            out["min"] = self.min
-            out["max"] = self.max
+        _KIND_FIELDS[self.kind](self, out)
         return out
+
+
+def _no_fields(spec: DecisionSpec, out: JSON) -> None:
+    return None
+
+
+def _cards(spec: DecisionSpec, out: JSON) -> None:
+    out["cards"] = list(spec.cards)
+
+
+def _cards_between(spec: DecisionSpec, out: JSON) -> None:
+    out["cards"] = list(spec.cards)
+    out["min"] = spec.min
+    out["max"] = spec.max
+    if spec.ordered:
+        out["ordered"] = True
+
+
+def _options_between(spec: DecisionSpec, out: JSON) -> None:
+    out["min"] = spec.min
+    out["max"] = spec.max
+    out["options"] = list(spec.options)
+    if spec.looking:
+        out["looking"] = spec.looking
+
+
+def _players(spec: DecisionSpec, out: JSON) -> None:
+    out["players"] = list(spec.players)
+
+
+def _limit(spec: DecisionSpec, out: JSON) -> None:
+    out["limit"] = spec.limit
+
+
+def _tiles(spec: DecisionSpec, out: JSON) -> None:
+    out["tiles"] = list(spec.cards)
+
+
+def _cost(spec: DecisionSpec, out: JSON) -> None:
+    out["cost"] = spec.cost
+
+
+def _eligible_between(spec: DecisionSpec, out: JSON) -> None:
+    out["eligible"] = (spec.eligible or Stones()).to_json()
+    out["min"] = spec.min
+    out["max"] = spec.max
+
+
+_KIND_FIELDS: dict[DecisionKind, Callable[[DecisionSpec, JSON], None]] = {
+    DecisionKind.HUNT_PICK: _no_fields,
+    DecisionKind.ACTION: _no_fields,
+    DecisionKind.KEEP_STONES: _limit,
+    DecisionKind.NEXT_ACTIVE: _cards,
+    DecisionKind.CHOOSE_PLAYER: _players,
+    DecisionKind.CHOOSE_CARDS: _cards_between,
+    DecisionKind.CHOOSE_OPTIONS: _options_between,
+    DecisionKind.SHUFFLE: _cards,
+    DecisionKind.ARTIFACT_PICK: _tiles,
+    DecisionKind.PAY: _cost,
+    DecisionKind.UPGRADE_STONES: _eligible_between,
+}
+"""The fields each kind of decision adds to its JSON, in order."""
 
 
 def selections(items: tuple[str, ...], least: int, most: int, ordered: bool = False) -> list[tuple[str, ...]]:

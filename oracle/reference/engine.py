@@ -9,6 +9,7 @@ from oracle.core.versions import __version__
 from oracle.reference import actions, flow
 from oracle.reference.decisions import DecisionSpec
 from oracle.reference.effects import load_handlers
+from oracle.reference.moves import Move
 from oracle.reference.rulings import Account
 from oracle.reference.snapshot import ENGINE_NAME, SnapshotError, export_state, load_state, parse_setup, tiles_for
 from oracle.reference.state import GameState, Phase, PlayerState
@@ -37,6 +38,9 @@ class ReferenceEngine:
         replaces it)."""
         self._events: list[JSON] = []
         """The events of the last step (for :attr:`account`)."""
+        self._listed: Listed | None = None
+        """What the last ``legal_actions`` listed, until the next step (an action applied as listed is not judged
+        again)."""
 
     def handshake(self) -> JSON:
         shake = reference_handshake(ENGINE_NAME, __version__)
@@ -70,6 +74,7 @@ class ReferenceEngine:
             tiles=tiles_for(parsed) if parsed.artifacts else [],
         )
         self.table = Table(state)
+        self._listed = None
         self.table.rulings.start("SETUP-1")
         for rule, field in SETUP_RULES:
             self.table.ruled_quietly(rule, None, field)
@@ -81,6 +86,7 @@ class ReferenceEngine:
     def load(self, snapshot: JSON) -> None:
         state = load_state(snapshot, self.declared)
         self.table = Table(state)
+        self._listed = None
         self.table.rulings.start("PROTO-1")
         self.spec = flow.settle(self.table)
         self._events = self.table.take_events()
@@ -99,7 +105,10 @@ class ReferenceEngine:
         return dict(self._decision_json[1])
 
     def legal_actions(self) -> list[JSON]:
-        return actions.legal_actions(self._require_game(), self.spec)
+        moves = actions.legal_moves(self._require_game(), self.spec)
+        listed = [move.to_json() for move in moves]
+        self._listed = Listed(self.spec, listed, moves)
+        return listed
 
     # No scenario asks for the batch verdict (the lock-step and random play do): tests/test_try_actions.py.
     def try_actions(self, candidates: list[JSON]) -> list[JSON]:  # pragma: no cover - asked by games, not scenarios
@@ -111,7 +120,8 @@ class ReferenceEngine:
 
     def apply(self, action: JSON) -> JSON:
         table = self._require_game()
-        move = actions.parse(table, self.spec, action)
+        listed, self._listed = self._listed, None
+        move = (listed and listed.move_of(action, self.spec)) or actions.parse(table, self.spec, action)
         if isinstance(move, Rejection):
             return ApplyResult(False, [], move).to_json()
         assert self.spec is not None
@@ -143,6 +153,27 @@ class ReferenceEngine:
         an event, and the rule under which the pending decision is asked (:mod:`oracle.reference.rulings`)."""
         table = self._require_game()
         return table.taken.account(self._events)
+
+
+class Listed:
+    """The moves a listing judged legal, each with the action it was listed as: while the pending decision has not
+    changed, an action passed back exactly as listed answers it legally without being parsed and judged again."""
+
+    __slots__ = ("pairs", "spec")
+
+    def __init__(self, spec: DecisionSpec | None, actions: list[JSON], moves: list[Move]) -> None:
+        self.spec = spec
+        self.pairs = tuple(zip(actions, moves, strict=True))
+        """Kept apart from the list handed out, which its caller may change (a subclass adding to it)."""
+
+    def move_of(self, action: JSON, spec: DecisionSpec | None) -> Move | None:
+        """The listed move ``action`` is, if it is one of the listed actions itself (not a copy) and still equal to
+        its move, for the decision ``spec`` that was listed; else None (the action is then parsed and judged)."""
+        for listed, move in self.pairs:
+            if listed is action and spec is self.spec and action == move.to_json():
+                # An action applied as listed: random games, tests/test_reference_plumbing.py.
+                return move  # pragma: no cover - games pass back listed actions, the scenarios write their own
+        return None
 
 
 def verdict_of(judged: object) -> JSON:  # pragma: no cover - asked by games, not scenarios

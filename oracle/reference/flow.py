@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
+from functools import cache
 
 from oracle.core.protocol import DecisionKind
 from oracle.reference.decisions import DecisionSpec
@@ -28,10 +29,12 @@ def settle(table: Table) -> DecisionSpec | None:
     state = table.state
     table.rulings.asked_under = ""
     while True:
-        if _ends_at_once(table):
-            with table.under(END_1):
-                table.end_game(winners(table))
-            return None
+        if table.scores_changed:
+            table.scores_changed = False
+            if _ends_at_once(table):
+                with table.under(END_1):
+                    table.end_game(winners(table))
+                return None
         if table.recover_triggered():
             continue
         over = table.over_limit()
@@ -263,18 +266,19 @@ def _take_tile_decision(table: Table) -> DecisionSpec:
     )
 
 
-def _hunting_order(table: Table) -> list[int]:
+@cache
+def _hunting_order(players: int, first_player: int) -> tuple[int, ...]:
     """HUNT-2 and HUNT-3: first picks clockwise from the first player, then back counter-clockwise."""
-    seats = table.state.seat_order()
-    return seats + seats[::-1]
+    seats = [(first_player + i) % players for i in range(players)]
+    return (*seats, *reversed(seats))
 
 
 def _place_marker_decision(table: Table) -> DecisionSpec | None:
     """HUNT-2..HUNT-4: the next player in the hunting order marks an unmarked card; then the Action phase starts."""
     state = table.state
-    placed = sum(len(p.markers) for p in state.players)
-    marked = {c for p in state.players for c in p.markers}
-    order = _hunting_order(table)
+    marked = [c for p in state.players for c in p.markers]
+    placed = len(marked)
+    order = _hunting_order(state.n, state.first_player)
     unmarked = tuple(sorted(c for c in state.display if c not in marked))
     if placed < len(order) and unmarked:
         return DecisionSpec(DecisionKind.HUNT_PICK, order[placed], "place a marker on a display card", cards=unmarked)
@@ -371,7 +375,7 @@ IMMEDIATELY = "immediately"
 
 def _ends_at_once(table: Table) -> bool:
     """END-1's ``immediately`` variant: the game ends the moment a player has the end score, mid-round and
-    mid-effect (checked after every step of play)."""
+    mid-effect (checked after every step of play that changed a score)."""
     state = table.state
     if state.phase is Phase.GAME_OVER or state.setup.variant(END_1) != IMMEDIATELY:
         return False

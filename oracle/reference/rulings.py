@@ -115,16 +115,16 @@ class Account:
 
 class Under:
     """``with rulings.under(rule):`` the events emitted inside are ruled by ``rule`` (the innermost rule wins; an
-    empty rule leaves the one in force)."""
+    empty rule leaves the one in force). It holds no state of its own, so one serves every block of its rule."""
 
     __slots__ = ("nesting", "rule")
 
     def __init__(self, nesting: list[str], rule: str) -> None:
         self.nesting = nesting
-        self.rule = rule or nesting[-1]
+        self.rule = rule
 
     def __enter__(self) -> None:
-        self.nesting.append(self.rule)
+        self.nesting.append(self.rule or self.nesting[-1])
 
     def __exit__(self, *exc: object) -> None:
         self.nesting.pop()
@@ -133,10 +133,12 @@ class Under:
 class Rulings:
     """The rules in force while the reference works, and what it records of a step until the step is taken."""
 
-    __slots__ = ("asked_under", "event_rules", "nesting", "quiet", "reasons")
+    __slots__ = ("asked_under", "event_rules", "nesting", "quiet", "reasons", "unders")
 
     def __init__(self, root: str = "") -> None:
         self.nesting: list[str] = [root]
+        self.unders: dict[str, Under] = {}
+        """The context of each rule, made once (the step's rules are few and come back at every step)."""
         self.event_rules: list[str] = []
         self.quiet: list[Quiet] = []
         self.asked_under = ""
@@ -146,7 +148,10 @@ class Rulings:
         effect cannot resolve (SUM-4); None otherwise."""
 
     def under(self, rule: str) -> Under:
-        return Under(self.nesting, rule)
+        found = self.unders.get(rule)
+        if found is None:
+            found = self.unders[rule] = Under(self.nesting, rule)
+        return found
 
     def start(self, root: str) -> None:
         """A new step ruled by ``root`` begins (what an earlier step left untaken is dropped)."""

@@ -15,7 +15,7 @@ from oracle.core.model import Family, Stones
 from oracle.reference.effects import loki
 from oracle.reference.effects.registry import PERMANENT, RECOVER_WHEN, TILES, Permanent, SummonInfo
 from oracle.reference.notes import PAID, Note
-from oracle.reference.payment import StoneValues
+from oracle.reference.payment import PRINTED_VALUES, StoneValues
 from oracle.reference.rulings import Rulings, Taken, Under
 from oracle.reference.state import EffectKind, Frame, FrameKind, GameState, Phase, Zone
 
@@ -24,6 +24,10 @@ T = TypeVar("T")
 BASE_HOLDING_LIMIT = 4
 TRIGGER_RULE = "EFF-4"
 """The rule of a Permanent trigger whose handler follows no rule of its own beyond the card text."""
+
+
+GAME_SETS = {False: frozenset({"base"}), True: frozenset({"base", "artifacts"})}
+"""The card sets of a game without and with the expansion."""
 
 
 class ListingMemo:
@@ -62,6 +66,11 @@ class Table:
         self.rulings = Rulings()
         self.taken = Taken([], [], "", "")
         """The rules of the step whose events were taken last (:meth:`take_events`)."""
+        self.scores_changed = True
+        """A score changed since END-1's ``immediately`` variant was last checked (a new table: not checked yet)."""
+        sets = GAME_SETS[state.setup.expansion]
+        self.recovering = frozenset(c for c in RECOVER_WHEN if self.cards.cards[c].set in sets)
+        """The cards of this game that can recover themselves (RUL-4): none without the expansion."""
 
     def _twin(self, events: list[JSON]) -> Table:
         twin = Table.__new__(Table)
@@ -72,6 +81,8 @@ class Table:
         twin.rulings = Rulings()
         twin.rulings.reasons = self.rulings.reasons
         twin.taken = self.taken
+        twin.scores_changed = self.scores_changed
+        twin.recovering = self.recovering
         return twin
 
     # The harness copies an engine in the random-game suites, never in a scenario: tests/test_reference_plumbing.py.
@@ -147,9 +158,12 @@ class Table:
         return values
 
     def _stone_values(self, player: int) -> StoneValues:
+        in_force = self.in_force(player)
+        if not in_force:
+            return PRINTED_VALUES
         red, blue, purple = 1, 3, 6
         swap = False
-        for _, effect in self.in_force(player):
+        for _, effect in in_force:
             red += effect.red_bonus
             blue += effect.blue_purple_bonus
             purple += effect.blue_purple_bonus
@@ -174,6 +188,8 @@ class Table:
 
     def _summon_cost(self, player: int, card: Card) -> int:
         in_force = self.in_force(player)
+        if not in_force:
+            return card.cost
         for _, effect in in_force:
             if effect.fixed_cost is not None:
                 fixed = effect.fixed_cost(card)
@@ -223,7 +239,8 @@ class Table:
     def over_limit(self) -> int | None:
         """The first player holding more stones than their limit and not yet choosing, if any."""
         for index, player in enumerate(self.state.players):
-            held = player.stones.red + player.stones.blue + player.stones.purple
+            stones = player.stones
+            held = stones.red + stones.blue + stones.purple
             if (
                 held > BASE_HOLDING_LIMIT
                 and held > self.holding_limit(index)
@@ -248,6 +265,7 @@ class Table:
         if n <= 0:
             return
         self.state.players[player].score += n
+        self.scores_changed = True
         self.emit("points_gained", player=player, points=n, source=source)
 
     def lose_points(self, player: int, n: int, source: str = "") -> int:
@@ -255,6 +273,7 @@ class Table:
         lost = min(n, self.state.players[player].score)
         if lost > 0:
             self.state.players[player].score -= lost
+            self.scores_changed = True
             self.emit("points_lost", player=player, points=lost, source=source)
             for card, effect in self.in_force(player):
                 if effect.on_lose_points is not None:
@@ -449,8 +468,10 @@ class Table:
 
     def recover_triggered(self) -> bool:
         """RUL-4: a card whose Permanent condition for recovering itself holds (Fireblast) recovers now."""
+        if not self.recovering:
+            return False
         for player, seat in enumerate(self.state.players):
-            if RECOVER_WHEN.isdisjoint(seat.area):
+            if self.recovering.isdisjoint(seat.area):
                 continue
             for card, effect in self.in_force(player):
                 if effect.recover_when is not None and effect.recover_when(self, player):
