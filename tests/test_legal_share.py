@@ -3,10 +3,18 @@ share is set, and that the fixtures breaking legality are still caught at the sm
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
+from oracle.core.results import Outcome
+from oracle.engines.connect import EngineUnderTest
+from oracle.engines.harness import on_engine_cost
 from oracle.engines.legal_share import DEFAULT_SHARE, MIN_SHARE, LegalSampler, LegalShare, ShareSource, given_problem
 from oracle.reference import create
+from oracle.suites.all import run_check
+from oracle.suites.registry import CheckOptions
+from tests.helpers import CALL_SECONDS
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 from vale_invariants.trace import Violation
 
@@ -96,3 +104,19 @@ def test_the_reference_passes_the_lock_step_at_the_smallest_share() -> None:
     stats = Stats()
     GameRunner(settings, RandomChooser("legality-0"), stats).play()
     assert stats.decisions > 0
+
+
+# ---------------------------------------------------------------------- the suites that list
+
+
+def test_the_round_trip_plays_the_references_legal_actions_not_the_engines_listing() -> None:
+    calls: Counter[str] = Counter()
+    remove = on_engine_cost(lambda method, seconds: calls.update([method]))
+    try:
+        results = run_check(EngineUnderTest.load("oracle.reference", CALL_SECONDS), CheckOptions(legal_share=MIN_SHARE),
+                            ["roundtrip"])
+    finally:
+        remove()
+    assert results and {Outcome.PASS} == {r.outcome for r in results}
+    assert all(r.details["snapshots"] > 1 for r in results)
+    assert (0, True) == (calls["legal_actions"], calls["try_actions"] > 0)

@@ -3,19 +3,23 @@ breaks one stone rule is caught with that rule's id and a scenario file that rep
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from oracle.cli.z3 import z3_app
+from oracle.core.causes import CAUSE_KEY
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
+from oracle.engines.harness import on_engine_cost
 from oracle.scenarios.loader import load_file
 from oracle.scenarios.runner import run_scenario
 from oracle.suites.all import BY_NAME
 from oracle.suites.registry import CheckOptions
 from oracle.suites.z3.conformance import ROWS, ConformOptions, case_by_id, row_named, run_conformance
+from oracle.suites.z3.suite import conform_options
 from tests.helpers import CALL_SECONDS
 
 REFERENCE = "oracle.reference"
@@ -88,6 +92,46 @@ def test_the_sample_is_deterministic_and_depends_on_the_seed() -> None:
     other = _run("vale_fixtures.superfluous_payment", seed=7, rows=rows)
     assert [r.id for r in first] == [r.id for r in other]
     assert {r.details["case"] for r in _failures(first)} != {r.details["case"] for r in _failures(other)}
+
+
+def _run_counting_calls(impl: str, **options: object) -> tuple[list[CheckResult], Counter[str]]:
+    calls: Counter[str] = Counter()
+    remove = on_engine_cost(lambda method, seconds: calls.update([method]))
+    try:
+        return _run(impl, **options), calls
+    finally:
+        remove()
+
+
+def test_a_row_lists_at_its_first_case_and_judges_the_others_with_try_actions() -> None:
+    results, calls = _run_counting_calls(REFERENCE, rows=("remove-payment",))
+    checked = results[0].details["cases_checked"]
+    assert checked > 1
+    assert 1 == calls["legal_actions"]
+    assert checked - 1 <= calls["try_actions"]
+    assert calls["load"] <= 2 * checked  # a follow-up the model rejects is judged where the case's decision is
+    _, listed = _run_counting_calls(REFERENCE, rows=("remove-payment",), list_every_case=True)
+    assert checked == listed["legal_actions"]
+
+
+def test_try_actions_verdicts_catch_what_the_listing_catches() -> None:
+    rows = ("summon-cost",)
+    tried = _failures(_run("vale_fixtures.superfluous_payment", rows=rows))
+    listed = _failures(_run("vale_fixtures.superfluous_payment", rows=rows, list_every_case=True))
+    assert ["z3/summon-cost/PAY-3"] == [r.id for r in tried]
+    assert [(r.id, r.outcome, r.details["divergent_cases"], r.details["case"], r.details[CAUSE_KEY]) for r in listed] \
+        == [(r.id, r.outcome, r.details["divergent_cases"], r.details["case"], r.details[CAUSE_KEY]) for r in tried]
+
+
+def test_a_try_actions_verdict_that_apply_contradicts_is_proto_2_not_a_payment_rule() -> None:
+    results = _run("vale_fixtures.tries_leniently", rows=("summon-cost",))
+    assert {Outcome.ERROR} == {r.outcome for r in results}
+    assert {"PROTO-2"} == {r.details[CAUSE_KEY]["rule"] for r in results}
+
+
+def test_the_suite_lists_at_every_case_when_the_engine_lists_cheaply() -> None:
+    assert conform_options("", CheckOptions(legal_share=0.5)).list_every_case
+    assert not conform_options("", CheckOptions(legal_share=0.49)).list_every_case
 
 
 def test_an_engine_that_cannot_load_positions_is_unsupported() -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -139,12 +140,24 @@ def conform_command(
         return next(subjects, None) or Subject(factory, impl, timeout)
 
     options = ConformOptions(full=full, seed=seed, budget=budget, save_failures=save_failures, rows=rows,
-                             case=case, impl=impl)
+                             case=case, impl=impl, list_every_case=_lists_cheaply(factory, impl, timeout))
     typer.echo(f"oracle z3 conform: {first.handshake.engine} {first.handshake.version} ({impl})"
                + (", full domains" if full else f", sample seed {seed}"))
     results = run_conformance(new_subject, options)
     _print(results, time.perf_counter() - started)
     raise typer.Exit(exit_code(results))
+
+
+def _lists_cheaply(factory: Callable[[], Any], impl: str, timeout: float) -> bool:
+    """Whether the engine's listing costs at most a step (measured as ``oracle check`` does: legal-set share 0.5),
+    so that every case compares it; else the cases after each row's first are judged with ``try_actions``."""
+    from oracle.engines.legal_share import DEFAULT_SHARE, LegalShare
+    from oracle.engines.speed import measure_scale
+
+    try:
+        return LegalShare.of_scale(measure_scale(Subject(factory, impl, timeout))).share >= DEFAULT_SHARE
+    except EngineFault:
+        return False
 
 
 def _print(results: list[CheckResult], seconds: float) -> None:

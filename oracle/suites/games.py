@@ -190,8 +190,11 @@ class _Game:
     action is chosen among the reference's, which follows the game, and judged with a few probes
     (:mod:`oracle.engines.trial`)."""
 
-    def __init__(self, suite: str, unit: Unit[GamePlan], context: RunContext) -> None:
+    def __init__(self, suite: str, unit: Unit[GamePlan], context: RunContext, compares_legal: bool = True) -> None:
         self.suite, self.unit, self.context = suite, unit, context
+        self.compares_legal = compares_legal
+        """Whether the game compares the engine's complete legal set at its sampled decisions (random play); a game
+        that checks something else (the round trip, PROTO-1) lists only where the reference cannot follow."""
         self.check = unit.checks[0]
         self.started = time.perf_counter()
         self.step = 0
@@ -262,7 +265,8 @@ class _Game:
         among the reference's, judged with a few probes where the engine has ``try_actions`` (:class:`Disagreed`
         when it judges one otherwise)."""
         follower = self.follower
-        if pending.get("kind") == "shuffle" or follower is None or self.sampler.full(pending.get("kind"), self.step) \
+        if pending.get("kind") == "shuffle" or follower is None \
+                or (self.compares_legal and self.sampler.full(pending.get("kind"), self.step)) \
                 or not same_decision(follower.decision(), pending):
             return choose_action(subject, pending, rng)
         legal = follower.legal_actions()
@@ -405,8 +409,9 @@ def _run_random_play(unit: Unit[GamePlan], context: RunContext) -> list[CheckRes
 
 
 def _run_roundtrip(unit: Unit[GamePlan], context: RunContext) -> list[CheckResult]:
-    """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again (PROTO-1)."""
-    game = _Game("roundtrip", unit, context)
+    """At every step of a random game, ``load(export(s))`` in a fresh engine exports ``s`` again (PROTO-1). Its
+    legal actions are the reference's wherever it follows the game (random play compares the engine's)."""
+    game = _Game("roundtrip", unit, context, compares_legal=False)
 
     def round_trip(subject: Subject) -> list[CheckResult] | None:
         snapshot = subject.export()

@@ -34,7 +34,7 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
-from oracle.engines.harness import Handshake, Subject
+from oracle.engines.harness import Handshake, Subject, check_verdict
 from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
 from oracle.scenarios.given import complete_snapshot
 from oracle.scenarios.writer import scenario_id, write_scenario
@@ -47,6 +47,7 @@ from oracle.suites.z3.conform_artifacts import SUMMON_ROWS as _SUMMON_ROWS
 from oracle.suites.z3.conform_payments import COST_CARDS, FILLER, HESTIA, SUMMON_CARDS
 from oracle.suites.z3.conform_rows import ROWS, case_by_id, row_named
 from oracle.suites.z3.conform_types import PLAYER, SUITE, Case, Divergence, Follow, Row
+from oracle.suites.z3.conform_verdicts import allowed_actions
 
 __all__ = [
     "COST_CARDS",
@@ -86,6 +87,9 @@ class ConformOptions:
     """Check this one case id only (the ``reproduce`` command of a failure)."""
     impl: str = ""
     sample_scale: float = 1.0
+    list_every_case: bool = False
+    """Compare the engine's full listing at every case (a run whose engine lists cheaply: legal-set share 0.5), not
+    only at the first case of each row (:mod:`oracle.suites.z3.conform_verdicts`)."""
 
 
 def select_keys(row: Row, options: ConformOptions) -> tuple[list[str], int]:
@@ -152,8 +156,10 @@ def _play_prelude(subject: Subject, row: Row, case: Case) -> Divergence | None:
     return None
 
 
-def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> Divergence | None:
-    """Compare the engine with the model on one case; the first difference found, or None."""
+def check_case(subject: Subject, row: Row, case: Case, follow: bool = True, listed: bool = True) -> Divergence | None:
+    """Compare the engine with the model on one case; the first difference found, or None. The engine's legal
+    actions are its listing when ``listed``, else its ``try_actions`` verdicts on the case's candidates where it has
+    the capability (:mod:`oracle.suites.z3.conform_verdicts`)."""
     snapshot = complete_snapshot(case.given)
     subject.load_snapshot(snapshot)
     refused = _play_prelude(subject, row, case)
@@ -171,7 +177,8 @@ def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> D
         wanted, got = _decision_text(case.decision), _decision_text(pending)
         return Divergence(case, rules, Outcome.FAIL, f"the engine asks {got}; the model expects {wanted}",
                           wanted, got, tuple(steps))
-    actual = [a for a in subject.legal_actions() if isinstance(a, dict) and row.compared(a)]
+    assert pending is not None
+    actual = allowed_actions(subject, row, case, pending, snapshot, listed)
     expected_keys = {action_key(a): a for a in case.expected}
     actual_keys = {action_key(a): a for a in actual}
     missing = [a for k, a in expected_keys.items() if k not in actual_keys]
@@ -195,19 +202,36 @@ def check_case(subject: Subject, row: Row, case: Case, follow: bool = True) -> D
         return Divergence(case, diagnosis.rules, outcome, diagnosis.message, describe(case.expected),
                           describe(actual), tuple(steps), facts)
     if follow:
+        at_position = True
         for f in case.follow:
-            found = _check_follow(subject, row, case, snapshot, f)
+            found, at_position = _check_follow(subject, row, case, snapshot, f, at_position)
             if found is not None:
                 return found
     return None
 
 
-def _check_follow(subject: Subject, row: Row, case: Case, snapshot: JSON, f: Follow) -> Divergence | None:
-    subject.load_snapshot(snapshot)
-    refused = _play_prelude(subject, row, case)
-    if refused is not None:
-        return refused
-    result = subject.apply(f.action)
+def _check_follow(subject: Subject, row: Row, case: Case, snapshot: JSON, f: Follow,
+                  at_position: bool) -> tuple[Divergence | None, bool]:
+    """The follow-up's divergence, if any, and whether the engine is still at the case's decision afterwards. A
+    follow-up the model rejects is judged by ``try_actions`` where the engine has it (its verdict is what ``apply``
+    does, PROTO-2, confirmed on a copy of the engine when it differs from the model), else applied; the engine's
+    state is loaded again only when an ``apply`` may have changed it."""
+    judged = f.reject is not None and subject.handshake.can("try_actions")
+    if not at_position:
+        subject.load_snapshot(snapshot)
+        refused = _play_prelude(subject, row, case)
+        if refused is not None:
+            return refused, False
+    if not judged:
+        return _follow_divergence(subject, case, f, subject.apply(f.action)), False
+    verdict = subject.try_actions([f.action])[0]
+    found = _follow_divergence(subject, case, f, verdict)
+    if found is not None:
+        check_verdict(f.action, verdict, subject.clone().apply(f.action))
+    return found, True
+
+
+def _follow_divergence(subject: Subject, case: Case, f: Follow, result: JSON) -> Divergence | None:
     rejection = result.get("rejection") or {}
     prelude = tuple(_prelude_steps(case))
     if f.reject is not None:
@@ -357,7 +381,9 @@ def row_unsupported(row: Row, handshake: Handshake) -> str:
 
 def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOptions) -> list[CheckResult]:
     """One result per property of the row (:func:`row_checks`): pass, fail with counterexamples, the engine's
-    fault, or ``incomplete`` with the count checked when the row's budget ran out first."""
+    fault, or ``incomplete`` with the count checked when the row's budget ran out first. The first case checked
+    (every case with ``list_every_case``) compares the engine's full listing, the others its ``try_actions``
+    verdicts where it has them."""
     started = time.perf_counter()
     checks = row_checks(row)
 
@@ -382,6 +408,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
     faults: list[tuple[Case, EngineFault]] = []
     undrivable: list[Undrivable] = []
     checked = 0
+    listing_compared = False
     out_of_time = False
     for key in keys:
         if time.perf_counter() > deadline:
@@ -389,7 +416,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
             break
         case = row.build(key)
         try:
-            divergence = check_case(subject, row, case)
+            divergence = check_case(subject, row, case, listed=options.list_every_case or not listing_compared)
         except EngineFault as fault:
             faults.append((case, fault))
             if len(faults) >= options.max_reports:
@@ -403,6 +430,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
             undrivable.append(stop)
             continue
         checked += 1
+        listing_compared = True
         if divergence is not None:
             found[_property_of(row, divergence.rules)].append(divergence)
     seconds = time.perf_counter() - started

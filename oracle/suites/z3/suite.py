@@ -12,6 +12,10 @@ and the count never depend on the counterexamples found. Options read from
 * ``budget`` (seconds, default 20, times the run's budget scale): wall-clock budget of each row; a row cut short
   is ``incomplete``;
 * ``sample_scale`` (float, default 1): multiplies the sample size of each row.
+
+And ``legal_share``: below 0.5 (an engine whose listing costs more than a step), a row compares the engine's
+full listing at its first case only and judges the others' candidates with ``try_actions`` where the engine has
+it (:mod:`oracle.suites.z3.conform_verdicts`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import shlex
 from dataclasses import dataclass
 
 from oracle.core.results import CheckResult
+from oracle.engines.legal_share import DEFAULT_SHARE
 from oracle.scenarios.given import DEFAULT_SETUP
 from oracle.suites.registry import (
     CheckOptions,
@@ -49,7 +54,8 @@ def conform_options(impl: str, options: CheckOptions) -> ConformOptions:
     """The conformance run the options ask for."""
     z3 = options.z3
     return ConformOptions(full=z3.full, seed=options.seed, budget=options.scaled(z3.budget),
-                          save_failures=options.save_failures, impl=impl, sample_scale=z3.sample_scale)
+                          save_failures=options.save_failures, impl=impl, sample_scale=z3.sample_scale,
+                          list_every_case=options.legal_share >= DEFAULT_SHARE)
 
 
 def _plan(context: PlanContext) -> list[Unit[Z3Row]]:
