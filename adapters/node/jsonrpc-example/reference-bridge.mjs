@@ -10,7 +10,7 @@ import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
 import { mapError, serveLines } from "./stdio.mjs";
 
 const ORACLE_CODES = { engine_error: -32000, unsupported: -32001, bad_request: -32002 };
-const METHODS = ["handshake", "new_game", "decision", "legal_actions", "apply", "export", "load", "observe", "quit"];
+const METHODS = ["handshake", "new_game", "decision", "legal_actions", "try_actions", "apply", "export", "load", "observe", "quit"];
 
 const [command, ...args] = process.argv.length > 2 ? process.argv.slice(2) : ["oracle", "serve"];
 const engine = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
