@@ -7,24 +7,18 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 from markupsafe import Markup
 
 from oracle.reports.common import one_line
 from oracle.reports.html.markup import VERDICT_LOOKS, anchor_id, asset, href, outcome_class, outcome_symbol
 from oracle.reports.html.tally import Status
+from oracle.reports.templates import autoescaped
 
 
 @cache
 def environment() -> Environment:
-    env = Environment(
-        loader=PackageLoader("oracle.reports.html", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    env = autoescaped("oracle.reports.html", keep_trailing_newline=True)
     env.globals.update(
         asset=lambda name: Markup(asset(name)), anchor_id=anchor_id, href=href, outcome_class=outcome_class,
         outcome_symbol=outcome_symbol, verdict_looks=VERDICT_LOOKS, not_reached=Status.NOT_REACHED,

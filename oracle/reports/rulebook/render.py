@@ -9,12 +9,13 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment
 
 from oracle.core import versions
 from oracle.core.results import Outcome
 from oracle.reports.html.markup import anchor_id, outcome_class, outcome_symbol
 from oracle.reports.rulebook.gather import CardEntry, GroupEntry, Rulebook
+from oracle.reports.templates import autoescaped
 
 STYLESHEETS = ("assets/site.css", "assets/rulebook.css")
 SCRIPTS = ("assets/site.js", "assets/rulebook.js")
@@ -22,13 +23,7 @@ SCRIPTS = ("assets/site.js", "assets/rulebook.js")
 
 @cache
 def environment() -> Environment:
-    env = Environment(
-        loader=PackageLoader("oracle.reports.rulebook", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    env = autoescaped("oracle.reports.rulebook")
     env.globals.update(outcome_class=outcome_class, outcome_symbol=outcome_symbol, PASS=Outcome.PASS,
                        stylesheets=STYLESHEETS, scripts=SCRIPTS, suite_version=versions.SUITE_VERSION)
     env.filters["zip"] = lambda first, second: list(zip(first, second, strict=True))
