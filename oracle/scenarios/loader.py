@@ -29,7 +29,7 @@ from oracle.core.rules import rules as rules_catalogue
 from oracle.core.rules import variant_problem
 from oracle.core.validation import schema as protocol_schema
 from oracle.scenarios.given import GivenError, complete_snapshot
-from oracle.scenarios.locate import KeyPath, key_lines, line_of
+from oracle.scenarios.locate import KeyPath, key_lines, line_of, plain_lines
 from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
 from oracle.scenarios.model import Scenario, ScenarioError, Step
 from oracle.scenarios.suite_cache import mark_validated, suite_key, suite_validated
@@ -179,7 +179,8 @@ class _FileCheck:
     def __init__(self, file: str, text: str, validated: bool = False) -> None:
         self.file = file
         self.validated = validated
-        self.lines = key_lines(text)
+        plain = plain_lines(text) if validated else None
+        self.lines = key_lines(text) if plain is None else plain
         self.errors: list[ScenarioError] = []
         self.paths: set[KeyPath] = set()
 
