@@ -64,15 +64,16 @@ def _code_files() -> list[Path]:
                   if not UNCODED.intersection(p.relative_to(PACKAGE).parts[:-1]) and p.is_file())
 
 
-def suite_key(directory: Path, files: Sequence[Path]) -> str:
-    """The digest the suite of ``files`` (below ``directory``) is kept under."""
+def suite_key(directory: Path, files: Sequence[Path], contents: Sequence[bytes] | None = None) -> str:
+    """The digest the suite of ``files`` (below ``directory``) is kept under; ``contents`` are their bytes, when
+    already read (the bytes a hit then builds the scenarios from, so a file changed in between cannot slip in)."""
     digest = hashlib.sha256(sys.version.encode())
     for code in _code_files():
         facts = code.stat()
         digest.update(f"{code.relative_to(PACKAGE)}\0{facts.st_size}\0{facts.st_mtime_ns}\0".encode())
     digest.update(str(directory).encode())
-    for path in files:
-        content = path.read_bytes()
+    for path, content in zip(files, contents if contents is not None else [p.read_bytes() for p in files],
+                             strict=True):
         digest.update(f"\0{path.relative_to(directory)}\0{len(content)}\0".encode())
         digest.update(content)
     return digest.hexdigest()
