@@ -31,7 +31,7 @@ from oracle.scenarios.suite_cache import (
 from vale_fixtures.no_holding_limit import NoHoldingLimit
 
 OLD_CACHE_FILE = "bundled-scenarios.pickle"
-"""Where the cache was a pickle, unpickled before its key was compared."""
+"""Where the cache was a pickle, unpickled before its key was compared (spelled out: main's tests run this file)."""
 
 
 @pytest.fixture
@@ -143,6 +143,22 @@ def test_a_cache_file_larger_than_the_bound_is_a_miss_and_never_read_whole(cache
     text = (cache_dir / CACHE_FILE).read_text(encoding="utf-8")
     (cache_dir / CACHE_FILE).write_text(text + " " * MAX_CACHE_BYTES, encoding="utf-8")
     assert suite_validated("key-1", 3) is False
+
+
+def test_a_cache_file_nested_deeper_than_the_json_parser_goes_is_a_miss(cache_dir: Path) -> None:
+    mark_validated("key-1", 3)
+    (cache_dir / CACHE_FILE).write_text("[" * (MAX_CACHE_BYTES - 1), encoding="utf-8")
+    assert suite_validated("key-1", 3) is False
+
+
+def test_writing_the_cache_removes_the_old_pickle_but_not_what_a_link_there_points_to(tmp_path: Path,
+                                                                                      cache_dir: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n", encoding="utf-8")
+    cache_dir.mkdir(mode=0o700)
+    (cache_dir / OLD_CACHE_FILE).symlink_to(victim)
+    mark_validated("key-1", 3)
+    assert ([CACHE_FILE], "mine\n") == (os.listdir(cache_dir), victim.read_text(encoding="utf-8"))
 
 
 def test_a_truncated_cache_file_is_a_miss(cache_dir: Path) -> None:

@@ -20,6 +20,7 @@ written as a new file (exclusive creation, never through a link) renamed into pl
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -32,6 +33,9 @@ from oracle.core.folder_files import open_folder, put
 
 CACHE_DIR_VARIABLE = "VALE_ORACLE_CACHE_DIR"
 CACHE_FILE = "bundled-scenarios.json"
+OLD_CACHE_FILE = "bundled-scenarios.pickle"
+"""Where earlier versions kept a pickle: never read, removed (the name, never what a link there points to) when the
+cache is written."""
 FORMAT = 1
 MAX_CACHE_BYTES = 4096
 """The largest cache file read: the real one is about 200 bytes; a larger file is a miss, never read whole."""
@@ -118,7 +122,7 @@ def suite_validated(key: str, files: int) -> bool:
         return False
     try:
         kept = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
         return False
     if not isinstance(kept, dict) or kept.get("format") != FORMAT or kept.get("key") != key:
         return False
@@ -138,5 +142,7 @@ def mark_validated(key: str, files: int) -> None:
         with open_folder(folder, create=True, follow=False, mode=0o700) as opened:
             if _ours_alone(os.fstat(opened)):
                 put(opened, CACHE_FILE, text.encode(), folder / CACHE_FILE, mode=0o600)
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(OLD_CACHE_FILE, dir_fd=opened)
     except OSError:
         return
