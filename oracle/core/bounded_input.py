@@ -113,7 +113,8 @@ def read_json_bytes(raw: bytes, kind: Input, file: str) -> Any:
 
 
 def _too_large(kind: Input) -> str:
-    return f"too large: more than {shown_bytes(kind.value.max_bytes)}, the limit for a {kind.value.name}"
+    article = "an" if kind.value.name[0] in "aeiou" else "a"
+    return f"too large: more than {shown_bytes(kind.value.max_bytes)}, the limit for {article} {kind.value.name}"
 
 
 _TOML_PLACE = re.compile(r"\s*\(at line (\d+), column \d+\)")
