@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from oracle.cli.app import app
 from oracle.core.bounded_input import Input, InputError, read, read_json_bytes
-from oracle.core.limits import MAX_DEPTH, MAX_KEY_PARTS, MAX_REPORT_BYTES, MAX_SCENARIO_BYTES
+from oracle.core.limits import MAX_DEPTH, MAX_KEY_PARTS, MAX_REPORT_BYTES, MAX_SCENARIO_BYTES, MAX_TABLE_NAMES
 from oracle.core.nesting import Syntax, too_deep
 
 runner = CliRunner()
@@ -34,11 +34,13 @@ TOML_BOMBS = {
     "array-of-tables-header": ("[[" + ".".join(["a"] * (MAX_KEY_PARTS + 1)) + "]]\n", 1, KEY_PARTS),
     "inline-tables": ("id = 'x'\na = " + "{ b = " * 20_000 + "1" + " }" * 20_000 + "\n", 2, DEEP_TOML),
     "arrays": ("id = 'x'\n\na = " + "[" * 20_000 + "]" * 20_000 + "\n", 3, DEEP_TOML),
+    "many-table-headers": ("".join(f"[t{i}]\n" for i in range(MAX_TABLE_NAMES + 1)), MAX_TABLE_NAMES + 1,
+                           f"not valid TOML: more than {MAX_TABLE_NAMES} different table headers"),
     "headers-keys-and-tables": ("[[t.t.t.t.t.t.t.t]]\nk.k.k.k.k.k.k.k = " + "{ v.v.v.v.v.v.v.v = " * 7 + "1"
                                 + " }" * 7 + "\n", 2, DEEP_TOML),
 }
-"""Each nested past a limit on the line given, and each but the last within the old bracket count of 200 or beyond
-it only through brackets; the last is 73 deep with 7 braces."""
+"""Each past a limit on the line given. Only the inline tables and arrays go past the old count of brackets (200);
+the mixed one is 73 deep with 7 braces."""
 
 SCENARIO_COMMANDS = {
     "scenarios-lint": ("scenarios", "lint", "{dir}"),

@@ -9,6 +9,7 @@ file and, where there is one, the line: never a traceback, and never more time o
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -49,16 +50,18 @@ class Input(Enum):
 
 
 def read_bytes(path: Path, kind: Input, file: str | None = None) -> bytes:
-    """The bytes of ``path``, never more than the kind's limit is read (a device or a FIFO cannot stall or
-    flood the read); raises :class:`InputError` when it cannot be read or is larger."""
+    """The bytes of ``path``, never more than the kind's limit read (a file whose size says it is larger is not
+    read at all, and a device that never ends cannot flood the read); raises :class:`InputError` when it cannot be
+    read or is larger."""
     file = file if file is not None else str(path)
     limit = kind.value.max_bytes
     try:
         with path.open("rb") as stream:
-            raw = stream.read(limit + 1)
+            stated = os.fstat(stream.fileno()).st_size
+            raw = stream.read(limit + 1) if stated <= limit else b""
     except OSError as exc:
         raise InputError(file, None, f"cannot read the {kind.value.name} ({exc.strerror})") from None
-    if len(raw) > limit:
+    if stated > limit or len(raw) > limit:
         raise InputError(file, None, _too_large(kind))
     return raw
 

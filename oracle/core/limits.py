@@ -19,6 +19,11 @@ MAX_KEY_PARTS = 8
 """Parts of one TOML key (``a.b.c`` is 3) or table header (``[a.b.c]``): the TOML parser's cost grows with the
 square of a key's length. The bundled scenarios use at most 2."""
 
+MAX_TABLE_NAMES = 256
+"""Different table headers in one TOML file (``[a.b]`` and ``[[a.b]]`` written again name the same table): the
+TOML parser's cost grows faster than their number. A bundled scenario names at most 4; an expectations
+file names one, however many entries it holds."""
+
 MAX_SCENARIO_BYTES = 256 * KIB
 """A scenario file (``--scenarios``, ``scenarios lint``, a fuzz corpus): the largest bundled one is under 4 KiB."""
 

@@ -5,7 +5,8 @@ instead of a located error. A cheap scan counts the levels outside strings and c
 deeper than :data:`~oracle.core.limits.MAX_DEPTH` is bad input, reported at the line where the limit is crossed.
 In JSON a level is a bracket or a brace. In TOML it is also each part of a table header (``[a.b.c]``, and the
 array of ``[[a.b]]``) and of a dotted key (``a.b.c = 1``, inside inline tables too); a key or header of more than
-:data:`~oracle.core.limits.MAX_KEY_PARTS` parts is refused as well, for the parser's cost grows with its square.
+:data:`~oracle.core.limits.MAX_KEY_PARTS` parts is refused as well, for the parser's cost grows with its square,
+and so is a file of more than :data:`~oracle.core.limits.MAX_TABLE_NAMES` different table headers.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import accumulate
 
-from oracle.core.limits import MAX_DEPTH, MAX_KEY_PARTS
+from oracle.core.limits import MAX_DEPTH, MAX_KEY_PARTS, MAX_TABLE_NAMES
 
 __all__ = ["MAX_DEPTH", "Syntax", "TooDeep", "too_deep"]
 
@@ -55,6 +56,7 @@ class Excess(Enum):
 
     DEPTH = "nested more than {limit} deep (tables, arrays, objects, dotted keys or table headers inside one another)"
     KEY_PARTS = "a key or table header of more than {limit} parts (a.b.c...)"
+    TABLE_NAMES = "more than {limit} different table headers"
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def too_deep(text: str, syntax: Syntax, limit: int = MAX_DEPTH) -> TooDeep | Non
     """The place where ``text`` nests deeper than ``limit`` (or, in TOML, has a key of too many parts), or None
     when it never does."""
     if syntax is Syntax.TOML:
-        if text.count("[") + text.count("{") + text.count(".") < min(limit, MAX_KEY_PARTS):
+        if text.count("[") + text.count("{") + text.count(".") < min(limit, MAX_KEY_PARTS, MAX_TABLE_NAMES):
             return None
         return _TomlScan(limit).first_excess(_SKIPPED[syntax].sub(_KEEP_LINES[syntax], text))
     if text.count("[") + text.count("{") <= limit:
@@ -140,6 +142,7 @@ class _TomlScan:
         self.header_start = 0
         self.header_is_array = False
         self.arrays: set[tuple[str, ...]] = set()
+        self.names: set[tuple[str, ...]] = set()
 
     def first_excess(self, structure: str) -> TooDeep | None:
         for match in _TOML_TOKENS.finditer(structure):
@@ -180,6 +183,9 @@ class _TomlScan:
             arrays = sum(parts[:length] in self.arrays for length in range(1, len(parts)))
             if self.header_is_array:
                 self.arrays.add(parts)
+            self.names.add(parts)
+            if len(self.names) > MAX_TABLE_NAMES:
+                return TooDeep(self.line, MAX_TABLE_NAMES, Excess.TABLE_NAMES)
             self.table_depth = 1 + len(parts) + arrays + self.header_is_array
             self.mode, self.key_parts = _Mode.VALUE, 1
             return self._excess(self.table_depth, self.limit, Excess.DEPTH)
