@@ -139,5 +139,5 @@ def test_the_command_writes_the_endpoint_file(tmp_path: Path) -> None:
 def test_a_missing_report_is_one_line_and_exit_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["report", "badge", str(tmp_path / "nope.json"), "-o", str(tmp_path / "b.json")])
     assert 2 == result.exit_code
-    assert [f"error: {tmp_path / 'nope.json'}: cannot read (No such file or directory)"] == \
+    assert [f"error: {tmp_path / 'nope.json'}: cannot read the report (No such file or directory)"] == \
         result.output.strip().splitlines()

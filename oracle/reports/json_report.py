@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from oracle.core.bounded_input import Input, InputError, read_text
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.reports.causes import blame_of, group_causes, notes_of
@@ -76,8 +77,8 @@ def scenario_sources(results: Sequence[CheckResult], bundled: bool = True) -> JS
             continue
         path = (bundled_file(file) if bundled else None) or Path(file)
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            text = read_text(path, Input.SCENARIO)
+        except InputError:
             continue
         sources[result.id] = {"file": file, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(), "text": text}
     return sources
