@@ -112,33 +112,46 @@ def _shard_of(report: ShardReport) -> Shard:
                           f"expected {SHARD_FORM}") from None
 
 
-def _placed(report: ShardReport) -> Iterator[tuple[str, int, str]]:
-    """Each result and each check not run: the field that names it, its unit's place in the plan, and its id."""
+@dataclass(frozen=True)
+class Placed:
+    """A result or a check not run as a shard's report lists it: the fields that name it, its unit's place in the
+    plan, and its check's id."""
+
+    field: str
+    position_field: str
+    id_field: str
+    place: int
+    check_id: str
+
+
+def _placed(report: ShardReport) -> Iterator[Placed]:
+    """Each result, then each check not run, of the report."""
     for n, (place, raw) in enumerate(zip(report.shard["positions"], report.data["results"], strict=True)):
-        yield f"results[{n}]", place, str(raw["id"])
+        yield Placed(f"results[{n}]", f"run.shard.positions[{n}]", f"results[{n}].id", place, str(raw["id"]))
     for n, (place, check_id) in enumerate(zip(report.shard["not_run_positions"], report.run["not_run"],
                                               strict=True)):
-        yield f"run.not_run[{n}]", place, check_id
+        yield Placed(f"run.not_run[{n}]", f"run.shard.not_run_positions[{n}]", f"run.not_run[{n}]", place, check_id)
 
 
 def _refuse_undealt(report: ShardReport, shard: Shard, plan: Plan) -> None:
     """Every result and check not run is of a check of a unit dealt to the shard, once; every such check has one."""
     dealt = set(plan.deal(shard))
     seen: dict[tuple[int, str], str] = {}
-    for field, place, check_id in _placed(report):
-        where = f"{field} ({check_id!r}) sits at unit {place} of the plan"
+    for placed in _placed(report):
+        place, check_id = placed.place, placed.check_id
         if place >= len(plan.units):
-            raise report.fail(field, f"{where}, which has {len(plan.units)} units (run.shard.positions)")
+            raise report.fail(placed.position_field, f"{place} is not a unit of the plan, which has "
+                              f"{len(plan.units)} (the place of {placed.field}, {check_id!r})")
         unit = plan.units[place]
         if place not in dealt:
-            raise report.fail(field, f"{where}, {unit.id}, which the plan deals to another shard than "
-                              f"{shard.text}")
+            raise report.fail(placed.position_field, f"unit {place} of the plan, {unit.id}, is dealt to another "
+                              f"shard than {shard.text} (the place of {placed.field}, {check_id!r})")
         if check_id not in unit.checks:
-            raise report.fail(field, f"{where}, {unit.id}, which plans no such check")
+            raise report.fail(placed.id_field, f"{check_id!r} is not a check the plan gives unit {unit.id}")
         if (place, check_id) in seen:
-            raise report.fail(field, f"{check_id!r} has a result or is not run already ({seen[place, check_id]}): "
-                              "a duplicated result")
-        seen[place, check_id] = field
+            raise report.fail(placed.field, f"{check_id!r} of unit {unit.id} has a result or is not run already "
+                              f"({seen[place, check_id]}): a duplicated result")
+        seen[place, check_id] = placed.field
     missing = [(plan.units[place].id, check_id) for place in sorted(dealt) for check_id in plan.units[place].checks
                if (place, check_id) not in seen]
     if missing:
