@@ -222,3 +222,12 @@ def test_a_shard_report_of_format_2_proves_no_deal_and_is_refused(tmp_path: Path
     result = runner.invoke(app, ["report", "merge", *written(tmp_path, shards)])
     assert (EXIT_BAD_INPUT, f"error: {tmp_path / 'shard-1.json'}: format: ") == \
         (result.exit_code, result.output[: len(f"error: {tmp_path / 'shard-1.json'}: format: ")])
+
+
+def test_a_shard_claiming_a_billion_shards_is_refused_naming_ten_missing_ones() -> None:
+    shard = relabelled(real(FIXTURE, 1)[0], 1, 10**9)
+    with pytest.raises(MergeError) as refusal:
+        merge_shards(shards_of([shard]))
+    assert ("shard-1.json: run.shard.count: the run has 1000000000 shards; shard 2/1000000000, 3/1000000000, "
+            "4/1000000000, 5/1000000000, 6/1000000000, 7/1000000000, 8/1000000000, 9/1000000000, 10/1000000000, "
+            "11/1000000000 and 999999989 more is missing") == str(refusal.value)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,9 @@ SAME_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("run.shard.planned", ("run", "shard", "planned")), ("run.shard.plan_sha256", ("run", "shard", "plan_sha256")),
 )
 """The fields every shard of one run has alike (the options are compared apart, without :data:`FREE_OPTIONS`)."""
+
+MISSING_SHOWN = 10
+"""How many missing shards a refusal names (a forged count of a billion shards costs no more than ten)."""
 
 
 @dataclass(frozen=True)
@@ -123,10 +127,12 @@ def refuse_mixed(shards: Sequence[ShardReport]) -> None:
             raise MergeError(f"{report.path}: run.shard.index: shard {index} is given twice (also {seen[index]})")
         seen[index] = report.path
     count = first.shard["count"]
-    missing = [k for k in range(1, count + 1) if k not in seen]
-    if missing:
+    held = sum(1 <= k <= count for k in seen)
+    if held < count:
+        shown = list(islice((k for k in range(1, count + 1) if k not in seen), MISSING_SHOWN))
+        more = f" and {count - held - len(shown)} more" if held + len(shown) < count else ""
         raise MergeError(f"{first.path}: run.shard.count: the run has {count} shards; shard "
-                         f"{', '.join(f'{k}/{count}' for k in missing)} is missing")
+                         f"{', '.join(f'{k}/{count}' for k in shown)}{more} is missing")
 
 
 def _options(report: ShardReport) -> JSON:
