@@ -86,6 +86,13 @@ def test_resealed_shards_with_their_failing_results_deleted_are_refused_for_the_
     assert "shard-2.json: results" == refused(forged)
 
 
+def test_a_failing_result_edited_to_pass_is_refused() -> None:
+    forged = real(FIXTURE, 4)
+    failing = next(r for r in forged[2]["results"] if r["outcome"] != "pass")
+    failing.update(outcome="pass", message="")
+    assert "shard-3.json: run.shard.results_sha256" == refused(forged)
+
+
 # ---------------------------------------------------------------------------------------------- relabelled shards
 
 
