@@ -137,6 +137,13 @@ def test_checks_not_run_with_no_stop_reason_are_refused() -> None:
     assert "shard-2.json: run.stopped" == refused([first, not_run_last(second, ""), third])
 
 
+def test_a_run_marked_complete_while_it_states_a_stop_is_refused() -> None:
+    first, second, third = real(REFERENCE, 3)
+    second = not_run_last(second, "stopped by the time budget")
+    second["run"]["complete"] = True
+    assert "shard-2.json: run.complete" == refused([first, second, third])
+
+
 def test_checks_not_run_for_a_stated_stop_leave_the_merged_run_incomplete_never_passed() -> None:
     first, second, third = real(REFERENCE, 3)
     merged = merge_shards(shards_of([first, not_run_last(second, "stopped by the time budget"), third]))
