@@ -80,7 +80,8 @@ def merge_command(
     corpus_from: Annotated[list[Path] | None, typer.Option(metavar="DIR",
         help="a shard's corpus, or a folder of them (repeatable)")] = None,
 ) -> None:
-    """Merge the shards' reports into the unsharded run's: its verdict, causes and exit code (docs/scaling.md)."""
+    """Merge the shards' reports into the unsharded run's: its verdict, causes and exit code. Each shard must prove
+    it holds a result for every check the run's plan deals it, and none other (docs/scaling.md)."""
     from oracle.cli.merge import merge_corpora, merge_run
 
     if corpus_from and corpus is None:
