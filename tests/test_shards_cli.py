@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from oracle.cli.app import app
 from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from oracle.reports.json_report import REPORT_FORMAT
 
 SCENARIOS = ("PAY-1-cost-4-paid-three-ways", "PAY-3-red-and-blue-for-cost-1")
 """Two scenarios that the SHA-256 of their ids deals to shards 3 and 1 of 3: shard 2 is dealt nothing."""
@@ -59,7 +60,7 @@ def test_a_malformed_shard_is_bad_input(shard: str) -> None:
 
 def test_a_report_that_is_not_a_shard_is_refused_naming_the_file_and_field(tmp_path: Path) -> None:
     report = tmp_path / "whole.json"
-    report.write_text(json.dumps({"format": "vale-oracle/report/2"}), encoding="utf-8")
+    report.write_text(json.dumps({"format": REPORT_FORMAT}), encoding="utf-8")
     result = runner.invoke(app, ["report", "merge", str(report)])
     assert EXIT_BAD_INPUT == result.exit_code
     assert f"error: {report}: " in result.output and "run" in result.output

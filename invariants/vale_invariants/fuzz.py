@@ -322,8 +322,8 @@ def _no_local_constants() -> Iterator[None]:
     of the loaded local modules into some draws, so the same seed played different games in an editable
     checkout and in a wheel, or after another module was imported."""
     try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
+        from hypothesis.internal.conjecture import providers  # type: ignore[attr-defined, unused-ignore]
+        from hypothesis.internal.constants_ast import Constants  # type: ignore[import-not-found, unused-ignore]
     except ImportError:  # a Hypothesis from before local constants
         yield
         return

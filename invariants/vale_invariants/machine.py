@@ -85,7 +85,7 @@ class ValeMachine(RuleBasedStateMachine):
     """A directory to write each failure into as a scenario file (None: do not save)."""
     _saved: ClassVar[dict[str, Path]] = {}
 
-    TestCase = TrimmedTestCase()  # type: ignore[assignment]
+    TestCase = TrimmedTestCase()  # type: ignore[assignment, unused-ignore]  # typed only since Hypothesis 6.170.6
     """The machine as a ``unittest.TestCase``, its failures trimmed to the user's frames
     (:mod:`~vale_invariants.machine_report`)."""
 
@@ -278,7 +278,7 @@ def reported() -> bool:
     """Whether this run of the machine is the one Hypothesis reports (its final replay of the failing example), or
     a run outside Hypothesis."""
     try:
-        return current_build_context().is_final
+        return bool(current_build_context().is_final)
     except InvalidArgument:
         return True
 

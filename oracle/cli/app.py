@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from oracle.cli.check import check_command
+from oracle.cli.check_options import Impl
 from oracle.cli.expectations import app as expectations_app
 from oracle.cli.fuzz import fuzz_command
 from oracle.cli.kit import kit_app
@@ -115,7 +116,7 @@ def _load_subject(impl: str, timeout: float) -> Subject:
 def play_command(
     players: Annotated[int, typer.Option(help="number of players, 2 to 4")] = 2,
     seed: Annotated[int, typer.Option(help="seed for the deck, the shuffles and every choice")] = 1,
-    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    impl: Impl = DEFAULT_IMPL,
     timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
     quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
     expansion: Annotated[bool, typer.Option(help="shuffle the 28 Artifacts cards into the deck")] = False,

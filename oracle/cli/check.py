@@ -11,7 +11,6 @@ and a report that cannot be written at the end is reported after the summary.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import sys
 import time
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from oracle.cli.colour import check_echo
 from oracle.cli.console import failure_lines
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
-from oracle.core.shards import Shard
+from oracle.core.shards import Plan, PlannedUnit, Shard
 from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.costs import EngineCosts, advice
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
@@ -251,24 +250,22 @@ class Ran:
 
 @dataclass(frozen=True)
 class Dealt:
-    """A shard's part of the whole plan: the whole plan's checks and digest, and the index in the whole plan of
-    each of this shard's units (``--shard``, :mod:`oracle.core.shards`)."""
+    """A shard's part of the whole plan: the whole plan, and the index in it of each of this shard's units, dealt by
+    :meth:`oracle.core.shards.Plan.deal` (the dealing ``oracle report merge`` checks the shard's report against)."""
 
     shard: Shard
-    planned: int
-    plan_sha256: str
+    plan: Plan
     places: tuple[int, ...]
 
     @classmethod
     def deal(cls, shard: Shard, units: list[AnyUnit]) -> Dealt:
         """Deal the units of the whole plan: this shard's are those whose id (``suite/key``) it holds."""
-        ids = "\n".join(c.id for unit in units for c in unit.wanted)
-        return cls(shard, sum(len(u.wanted) for u in units), hashlib.sha256(ids.encode("utf-8")).hexdigest(),
-                   tuple(n for n, unit in enumerate(units) if shard.holds(unit.name)))
+        plan = Plan(tuple(PlannedUnit(unit.name, tuple(c.id for c in unit.wanted)) for unit in units))
+        return cls(shard, plan, plan.deal(shard))
 
     def record(self, collected: Collected, units: list[AnyUnit], not_run: list[int]) -> ShardRecord:
         """Where each result and each check not run sits in the whole plan (its unit's index there)."""
-        return ShardRecord(self.shard, self.planned, self.plan_sha256,
+        return ShardRecord(self.shard, self.plan,
                            tuple(self.places[i] for i in sorted(collected.by_unit) for _ in collected.by_unit[i]),
                            tuple(self.places[i] for i in not_run for _ in units[i].wanted))
 
@@ -315,7 +312,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
             ran.dealt = Dealt.deal(request.shard, ran.units)
             ran.units = [ran.units[n] for n in ran.dealt.places]
             echo(f"shard {request.shard.text}: {len(ran.units)} unit(s), {sum(len(u.wanted) for u in ran.units)} "
-                 f"of the {ran.dealt.planned} checks")
+                 f"of the {ran.dealt.plan.checks} checks")
         ran.collected = Collected(expected, request.max_failures, request.fail_on_unsupported)
         progress = CheckProgress(sum(len(u.wanted) for u in ran.units), sys.stderr)
         try:

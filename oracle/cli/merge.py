@@ -2,8 +2,9 @@
 written as ``oracle check`` would, and the shards' corpora joined into one (:mod:`oracle.scenarios.corpus`).
 
 Exit codes: those of ``oracle check`` for the merged run (0, 1, 3, 4, 5, 130, 143); 2 when the reports cannot be
-merged (a file that cannot be read, or reports that are not the shards of one run: the file and the field named), or
-when a corpus holds a symbolic link (named; nothing is joined).
+merged (a file that cannot be read, reports that are not the shards of one run, or a shard whose results are not
+exactly those of the units the run's plan deals it: the file and the field named; docs/scaling.md), or when a corpus
+holds a symbolic link (named; nothing is joined).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle.core.faults import ImplError
+from oracle.core.impl_forms import IMPL_FORMS
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, where_raised
 from oracle.engines.near_modules import near_factories, near_modules
 from oracle.engines.wire.impl import wire_factory
@@ -70,12 +71,15 @@ def allow_from_working_directory(module_name: str) -> None:
     importlib.invalidate_caches()
 
 
-CONNECTORS: tuple[tuple[str, Callable[[str], Factory]], ...] = (
-    ("cmd:", wire_factory),
-    ("cmd+jsonrpc:", wire_factory),
-    ("", import_factory),
-)
-"""Each ``--impl`` form by its prefix, the first that matches; the empty prefix (a Python module) matches all."""
+CONNECT_BY_PREFIX: dict[str, Callable[[str], Factory]] = {
+    "cmd:": wire_factory,
+    "cmd+jsonrpc:": wire_factory,
+    "": import_factory,
+}
+CONNECTORS: tuple[tuple[str, Callable[[str], Factory]], ...] = tuple(
+    (form.prefix, CONNECT_BY_PREFIX[form.prefix]) for form in IMPL_FORMS)
+"""Each ``--impl`` form of :data:`~oracle.core.impl_forms.IMPL_FORMS` by its prefix, in its order: the first that
+matches connects; the empty prefix (a Python module) matches all."""
 
 
 def resolve_impl(spec: str) -> Factory:

@@ -12,7 +12,7 @@ from oracle.core import versions
 from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
 from oracle.core.json_types import JSON
 from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
-from oracle.core.shards import Shard
+from oracle.core.shards import Plan, Shard
 from oracle.core.versions import python_version
 from oracle.engines.costs import EngineCosts
 from oracle.engines.legal_share import LegalShare
@@ -34,21 +34,22 @@ def date_problem(text: str) -> str | None:
 
 @dataclass(frozen=True)
 class ShardRecord:
-    """What a shard's report needs for ``oracle report merge`` to rebuild the whole run: which shard it was, the
-    whole plan it was cut from (its checks and their digest), and each result's and each check not run's place in
-    that plan (the index of its unit), so the merged results come in the order of an unsharded run."""
+    """What a shard's report needs for ``oracle report merge`` to rebuild the whole run, and to prove which units it
+    was dealt: which shard it was, the whole plan it was cut from (every unit's id and its checks' ids) with the
+    plan's digest and the digest of the units dealt to it, and each result's and each check not run's place in that
+    plan (the index of its unit), so the merged results come in the order of an unsharded run. The report adds the
+    digest of its results (:func:`oracle.reports.json_report.build_report`)."""
 
     shard: Shard
-    planned: int
-    """The checks of the whole (unsharded) plan."""
-    plan_sha256: str
-    """The SHA-256 of the whole plan's check ids, in order: shards of one run have the same."""
+    plan: Plan
     positions: tuple[int, ...] = ()
     not_run_positions: tuple[int, ...] = ()
 
     def to_json(self) -> JSON:
-        return {"index": self.shard.index, "count": self.shard.count, "planned": self.planned,
-                "plan_sha256": self.plan_sha256, "positions": list(self.positions),
+        return {"index": self.shard.index, "count": self.shard.count, "planned": self.plan.checks,
+                "plan_sha256": self.plan.sha256,
+                "plan": [{"unit": unit.id, "checks": list(unit.checks)} for unit in self.plan.units],
+                "dealt_sha256": self.plan.dealt_sha256(self.shard), "positions": list(self.positions),
                 "not_run_positions": list(self.not_run_positions)}
 
 

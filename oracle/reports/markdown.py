@@ -1,5 +1,9 @@
 """The Markdown report, for a CI step summary: the causes, totals, per rule group, per card, every failure, the
-notes, and the coverage of the rules catalogue."""
+notes, and the coverage of the rules catalogue.
+
+It is built from strings, where the HTML site uses Jinja2 templates: the Markdown libraries of the field
+(markdown-it-py, mistune) read Markdown, none writes it, and what a summary needs beyond plain lines is escaping
+for GitHub's tables, code spans and autolinks, which :mod:`oracle.reports.sanitize` does for every engine string."""
 
 from __future__ import annotations
 

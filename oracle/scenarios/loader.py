@@ -14,16 +14,16 @@ from __future__ import annotations
 import copy
 import difflib
 import json
-import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from oracle.core.bounded_input import Input, InputError, decoded, read_bytes
+from oracle.core.bounded_input import parse_text as parse_input
 from oracle.core.cards import catalogue
 from oracle.core.json_types import JSON
-from oracle.core.nesting import Syntax, too_deep
 from oracle.core.protocol import DecisionKind
 from oracle.core.rules import rules as rules_catalogue
 from oracle.core.rules import variant_problem
@@ -290,18 +290,9 @@ class _FileCheck:
         return out
 
 
-def _toml_error(file: str, exc: tomllib.TOMLDecodeError) -> ScenarioError:
-    message = str(exc)
-    line = getattr(exc, "lineno", None)
-    if line is None:
-        import re
-
-        found = re.search(r"\(at line (\d+), column \d+\)", message)
-        line = int(found.group(1)) if found else 1
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
-    else:
-        message = getattr(exc, "msg", message)
-    return ScenarioError(file, int(line), f"not valid TOML: {message}")
+def _input_error(exc: InputError) -> ScenarioError:
+    """A file that cannot be read, decoded or parsed, as a scenario error (on line 1 when it is the whole file)."""
+    return ScenarioError(exc.file, exc.line or 1, exc.reason)
 
 
 def parse_text(text: str, path: Path, file: str | None = None,
@@ -309,13 +300,10 @@ def parse_text(text: str, path: Path, file: str | None = None,
     """Validate one scenario document; return the scenario (None when invalid) and every error found. With
     ``validated`` (a bundled file the cache vouches for) the schema and the reference's checks are skipped."""
     file = file or display_path(path)
-    deep = too_deep(text, Syntax.TOML)
-    if deep is not None:
-        return None, [ScenarioError(file, deep.line, f"not valid TOML: {deep.message}")]
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return None, [_toml_error(file, exc)]
+        data = parse_input(text, Input.SCENARIO, file)
+    except InputError as exc:
+        return None, [_input_error(exc)]
     check = _FileCheck(file, text, validated)
     check.schema_errors(data)
     if check.errors:
@@ -527,9 +515,9 @@ def check_file(path: Path, raw: bytes | None = None) -> tuple[Scenario | None, l
     """Read and validate one file (``raw``: its bytes, already read)."""
     file = display_path(path)
     try:
-        raw = path.read_bytes() if raw is None else raw
-    except OSError as exc:
-        return None, [ScenarioError(file, 1, f"cannot read the file ({exc.strerror})")]
+        raw = read_bytes(path, Input.SCENARIO, file) if raw is None else raw
+    except InputError as exc:
+        return None, [_input_error(exc)]
     key = (str(path), str(Path.cwd()))
     cached = _CHECKED.get(key)
     if cached is not None and cached[0] == raw:
@@ -542,10 +530,9 @@ def check_file(path: Path, raw: bytes | None = None) -> tuple[Scenario | None, l
 def _check_bytes(path: Path, file: str, raw: bytes,
                  validated: bool = False) -> tuple[Scenario | None, list[ScenarioError]]:
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        return None, [ScenarioError(file, line, "not valid UTF-8")]
+        text = decoded(raw, file)
+    except InputError as exc:
+        return None, [_input_error(exc)]
     return parse_text(text, path, file, validated)
 
 
@@ -617,7 +604,10 @@ _BUNDLED: dict[str, tuple[Scenario, ...]] = {}
 def _load_bundled(directory: Path, files: list[Path]) -> ScenarioSet:
     """The bundled suite: as validated before in this process; else read from its files, validated now unless the
     cache says the same files validated under the same key (:mod:`oracle.scenarios.suite_cache`)."""
-    contents = [path.read_bytes() for path in files]
+    try:
+        contents = [read_bytes(path, Input.SCENARIO, display_path(path)) for path in files]
+    except InputError:  # a file past the limits: each is validated and reported, and the suite is never kept
+        return _load_files(directory, files)
     key = suite_key(directory, files, contents)
     kept = _BUNDLED.get(key)
     if kept is None and suite_validated(key, len(files)):

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from oracle.engines.wire.methods import MAX_LINE_BYTES, decode_line
+from oracle.core.limits import MAX_LINE_BYTES
+from oracle.engines.wire.methods import NestedTooDeep, decode_line
 
 STDERR_LINES_KEPT = 4
 STDERR_LINE_CHARS = 300
@@ -197,6 +198,8 @@ class EngineProcess:
             line = self._read_line(deadline)
         try:
             return decode_line(line)
+        except NestedTooDeep as exc:
+            raise self.fault("error", f"wrote a line of JSON {exc}") from None
         except ValueError:
             shown = line[:80].decode("utf-8", "replace")
             raise self.fault("error", f"wrote a line that is not JSON: {shown!r}") from None
