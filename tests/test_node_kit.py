@@ -87,6 +87,44 @@ def test_a_directory_that_cannot_be_written_is_a_located_refusal(tmp_path: Path)
     assert f"error: {tmp_path / 'file' / 'kit'}: cannot write the kit" in done.stderr
 
 
+@pytest.mark.parametrize("name", ["vale-wire.mjs", "cards.json", "example.mjs"])
+def test_a_symbolic_link_in_the_folder_is_refused_located_and_nothing_is_written_through_it(
+        tmp_path: Path, name: str) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n", encoding="utf-8")
+    (tmp_path / "kit").mkdir()
+    (tmp_path / "kit" / name).symlink_to(victim)
+    done = runner.invoke(app, ["kit", "node", str(tmp_path / "kit")])
+    assert (2, "mine\n", [name]) == (done.exit_code, victim.read_text(encoding="utf-8"),
+                                     [p.name for p in (tmp_path / "kit").iterdir()])
+    assert f"error: {tmp_path / 'kit' / name}: is a symbolic link; refused" in done.stderr
+
+
+def test_a_dangling_symbolic_link_in_the_folder_is_refused_and_creates_nothing_where_it_points(tmp_path: Path) -> None:
+    (tmp_path / "kit").mkdir()
+    (tmp_path / "kit" / "vale-wire.cjs").symlink_to(tmp_path / "planted.cjs")
+    done = runner.invoke(app, ["kit", "node", str(tmp_path / "kit")])
+    assert (2, False) == (done.exit_code, (tmp_path / "planted.cjs").exists())
+
+
+def test_a_kit_file_hard_linked_elsewhere_is_replaced_not_written_through(kit: Path, tmp_path: Path) -> None:
+    (kit / "vale-wire.mjs").unlink()
+    shared = tmp_path / "shared.txt"
+    shared.write_text("mine\n", encoding="utf-8")
+    os.link(shared, kit / "vale-wire.mjs")
+    done = runner.invoke(app, ["kit", "node", str(kit)])
+    assert (0, "mine\n") == (done.exit_code, shared.read_text(encoding="utf-8"))
+    assert "mine\n" != (kit / "vale-wire.mjs").read_text(encoding="utf-8")
+
+
+def test_a_folder_or_a_fifo_by_a_kit_files_name_is_refused_located(tmp_path: Path) -> None:
+    (tmp_path / "kit" / "cards.json").mkdir(parents=True)
+    os.mkfifo(tmp_path / "kit" / "vale-wire.mjs")
+    done = runner.invoke(app, ["kit", "node", str(tmp_path / "kit")])
+    assert 2 == done.exit_code
+    assert f"error: {tmp_path / 'kit' / 'vale-wire.mjs'}: is not a regular file (a FIFO" in done.stderr
+
+
 # ---------------------------------------------------------------------------------------------- CommonJS, versions
 
 
