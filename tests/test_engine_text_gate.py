@@ -23,6 +23,11 @@ import html5lib
 import pytest
 from markdown_it import MarkdownIt
 
+from oracle.core.engine_text import CUT, MESSAGE_CHARS, clean_data, clean_snapshot, clean_text
+from oracle.core.faults import EngineFault, ImplError
+from oracle.core.json_types import JSON
+from oracle.engines.harness import Subject
+from oracle.reference import ReferenceEngine
 from oracle.reports.html.site import build_site
 
 FIXTURE = "vale_fixtures.hostile_text"
@@ -155,3 +160,48 @@ def test_the_html_site_has_no_script_handler_or_remote_address_of_the_engine(out
 
 def test_the_terminal_shows_no_control_character(outputs: Outputs) -> None:
     assert [] == sorted({hex(ord(c)) for c in CONTROL.findall(outputs.terminal)})
+
+
+# ---------------------------------------------------------------------------------------------- the gate itself
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("\x1b[2J", "\\x1b[2J"), ("a\x00b\x07", "a\\x00b\\x07"), ("\x7f\x85", "\\x7f\\x85"), ("\ud800", "\ufffd"),
+    ("\uffff", "\ufffd"), ("line\nnext\ttab", "line\nnext\ttab"), ("é ✓", "é ✓"),
+])
+def test_the_gate_shows_control_characters_as_escapes_and_keeps_newline_and_tab(text: str, shown: str) -> None:
+    assert (shown, shown) == (clean_text(text), clean_data({text: [text]})[shown][0])
+
+
+def test_a_message_is_cut_at_its_bound() -> None:
+    cut = clean_text("x" * (MESSAGE_CHARS + 1))
+    assert (MESSAGE_CHARS, True) == (len(cut), cut.endswith(CUT))
+
+
+def test_clean_data_is_the_same_object_when_nothing_needs_it_and_walks_what_is_not_json() -> None:
+    clean: JSON = {"type": "pick", "cards": ["a", "b"], "count": 2}
+    assert clean is clean_data(clean)
+    assert {"odd": ["\\x00"]} == clean_data({"odd": ("\x00",)})
+    assert {1.5, "\x00"} == clean_data({1.5, "\x00"})  # not JSON: the shape check refuses it before it is used
+
+
+def test_a_snapshots_private_state_passes_as_the_engine_wrote_it() -> None:
+    assert {"note": "\\x1b", "private": {"rng": "\x1b"}} == clean_snapshot({"note": "\x1b", "private": {"rng": "\x1b"}})
+
+
+def test_an_engine_fault_and_an_import_error_carry_the_message_through_the_gate() -> None:
+    assert ("apply: \\x1b[2J", "\\x00") == (str(EngineFault("error", "apply", "\x1b[2J")), str(ImplError("\x00")))
+
+
+def test_an_exception_whose_own_str_raises_is_named_by_its_type() -> None:
+    class Broken(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no")
+
+    def call() -> None:
+        raise Broken()
+
+    subject = Subject(ReferenceEngine, "oracle.reference")
+    with pytest.raises(EngineFault) as caught:
+        subject._call("decision", call)
+    assert caught.value.message.startswith("raised Broken: (its message could not be read)")
