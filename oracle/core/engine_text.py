@@ -38,8 +38,10 @@ _ESCAPED_CONTROLS = ("\\u00", "\\b", "\\f", "\\r", "\x7f")
 ``\\r``; newline and tab are ``\\n`` and ``\\t``) and writes DEL as it is. Safe text may show one too (an escaped
 backslash before ``b``): it only costs the slow path."""
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
-"""One encoder for every answer (a cycle ends in RecursionError, caught like any other non-JSON value)."""
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":"))
+"""One encoder for every answer, as strict as the shape checks' (a cycle ends in RecursionError, NaN in ValueError)."""
+_VOUCHED: list[object] = [None]
+"""The last answer the gate encoded as JSON data, for :func:`vouched_json`."""
 PRIVATE = "private"
 """The field of a snapshot that only the engine reads back (``load``): passed on as the engine wrote it."""
 
@@ -91,9 +93,16 @@ def _needs_walk(value: Any) -> bool:
         return True
     except RecursionError:
         return False  # deeper than any shape allows: the shape check refuses it (PROTO-2) before it is used
+    _VOUCHED[0] = value
     if any(shown in encoded for shown in _ESCAPED_CONTROLS):
         return True
     return not encoded.isascii() and _UNSAFE_BEYOND_ASCII.search(encoded) is not None
+
+
+def vouched_json(value: object) -> bool:
+    """Whether ``value`` is the very object the gate last encoded as JSON data: the shape check that follows the gate
+    (:func:`oracle.core.shapes.json_problem`) need not encode it again, so the gate costs the harness nothing more."""
+    return value is _VOUCHED[0] and value is not None
 
 
 def _walked(value: Any) -> Any:
