@@ -37,6 +37,7 @@ SCENARIO = ("--suite", "scenarios", "--select", "PAY-1*", "--budget-scale", "1")
 GAME_2P = ("--suite", "random-play", "--games", "1", "--select", "random-play/2p/*", "--budget-scale", "1")
 GAME_4P = ("--suite", "random-play", "--games", "1", "--select", "random-play/4p/*", "--budget-scale", "1")
 MEASURED = ("--suite", "scenarios", "--select", "PAY-1*")
+FUZZ = ("--games", "1", "--players", "2", "--game-modes", "base", "--budget-scale", "1", "--no-progress")
 """No ``--budget-scale``: the engine's speed is measured, and the measure meets the engine's exception."""
 
 
@@ -48,6 +49,7 @@ class Route:
     args: tuple[str, ...]
     wire: bool = False
     code: int = 1
+    command: str = "check"
     """The run's exit code: 0 where the hostile text is all the engine does wrong (its name), else FAILED."""
 
     @property
@@ -66,6 +68,8 @@ ROUTES = {
     "wire answers and events": Route("speaks_in_answers", GAME_2P, wire=True),
     "wire errors and the speed measure": Route("raises_hostile", MEASURED, wire=True),
     "wire stderr": Route("prints_then_dies", GAME_4P, wire=True),
+    "fuzz answers and events": Route("speaks_in_answers", FUZZ, command="fuzz"),
+    "fuzz exceptions and the speed measure": Route("raises_hostile", FUZZ[:-3] + FUZZ[-1:], command="fuzz"),
 }
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -86,12 +90,13 @@ class Outputs:
 
 @pytest.fixture(scope="module", params=list(ROUTES), ids=list(ROUTES))
 def outputs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Outputs:
-    """One ``oracle check`` run of the route, colour off, with every report written and the HTML site built."""
+    """One ``oracle check`` (or ``oracle fuzz``) run of the route, colour off, with every report written and the HTML
+    site built."""
     route = ROUTES[request.param]
     folder = tmp_path_factory.mktemp(route.factory)
     report, junit, markdown, site = (folder / "report.json", folder / "junit.xml", folder / "summary.md",
                                      folder / "site")
-    done = subprocess.run([ORACLE, "check", "--impl", route.impl, *route.args, "--timeout", "5",
+    done = subprocess.run([ORACLE, route.command, "--impl", route.impl, *route.args, "--timeout", "5",
                            "--report-json", str(report), "--junit-xml", str(junit), "--markdown", str(markdown)],
                           capture_output=True, timeout=300, check=False, env={**os.environ, "NO_COLOR": "1"})
     terminal = (done.stdout + done.stderr).decode("utf-8", "surrogateescape")

@@ -240,14 +240,15 @@ class Subject:
         """The verdicts ``try_actions`` gave at the current position, by action (marshalled)."""
 
     def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
-        """Every engine call goes through here: announced to the hooks, then guarded."""
+        """Every engine call goes through here: announced to the hooks, guarded, and its answer through the
+        engine-text gate (:data:`ANSWER_GATES`), whatever guard a subclass puts in :meth:`_guard`."""
         if _call_hooks:
             _announce(method)
         if not (_cost_hooks and self.costed):
-            return self._guard(method, fn, *args)
+            return ANSWER_GATES.get(method, clean_data)(self._guard(method, fn, *args))
         started = time.perf_counter()
         try:
-            return self._guard(method, fn, *args)
+            return ANSWER_GATES.get(method, clean_data)(self._guard(method, fn, *args))
         finally:
             _cost(method, time.perf_counter() - started)
 
@@ -276,7 +277,7 @@ class Subject:
         if allowed > 0 and elapsed > allowed + _TIMEOUT_SLACK:
             raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {allowed:g} s "
                               "allowed (the engine kept running through the timeout)")
-        return ANSWER_GATES.get(method, clean_data)(value)
+        return value
 
     def _declared(self, method: str, fault: EngineFault) -> EngineFault:
         """``fault``, unless it refuses a call a declared capability promises: then that contradiction (PROTO-2)."""
