@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.json_types import JSON
+from oracle.core.path_names import bounded_name
 from oracle.core.protocol import answer_is_ordered
 from oracle.core.rules import rules as rules_catalogue
 from oracle.scenarios.writer import scenario_id, toml_text
@@ -269,16 +270,17 @@ def pinned_rule(failure: Failure) -> str:
 def counterexample_name(failure: Failure) -> str:
     """``DEC-2-accepts-end_turn``: the rule, what the engine does against the reference and the type of the action
     it does it on; without a divergence, the rule and the invariant (``LIMIT-1-INV-LIMIT``). Never the ``--impl``
-    string."""
+    string. The engine chooses the action's type, so the name is bounded (:func:`bounded_name`: a long one is cut
+    and ends with a digest of the whole), and a file named after it fits a file system."""
     rule = pinned_rule(failure) or "no-rule"
     divergence = failure.divergence
     if divergence is None:
-        return scenario_id(f"{rule}-{failure.invariant}")
+        return bounded_name(scenario_id(f"{rule}-{failure.invariant}"))
     listed = divergence.extra or divergence.missing
     acted = divergence.action if divergence.action is not None else listed[0] if listed else None
     verdict = _ENGINE_DOES.get(divergence.kind, "accepts" if divergence.extra else "rejects")
     action = str(acted.get("type")) if acted is not None else "new_game"
-    return scenario_id(f"{rule}-{verdict}-{action}")
+    return bounded_name(scenario_id(f"{rule}-{verdict}-{action}"))
 
 
 def _digest(pinned: object) -> str:

@@ -42,7 +42,7 @@ from oracle.reports.common import (
     summary_line,
     verdict,
 )
-from oracle.reports.sanitize import clean_result, clean_text
+from oracle.reports.sanitize import clean_result
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
 from oracle.run.request import DEFAULT_MAX_CAUSES, CheckRequest, ReportTargets, default_jobs, split_values
@@ -306,7 +306,7 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
         expected = request.expected_failures(plan)
         ran.units = [unit for name in request.chosen for unit in planned[name]]
         ran.suites = [name for name in request.chosen if planned[name]]
-        echo(f"oracle check: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({request.impl}), "
+        echo(f"oracle check: {handshake.engine} {handshake.version} ({request.impl}), "
              f"suites: {', '.join(ran.suites)}, {sum(len(u.wanted) for u in ran.units)} checks")
         if request.shard is not None:
             ran.dealt = Dealt.deal(request.shard, ran.units)
@@ -331,8 +331,8 @@ def report_run(request: CheckRequest, ran: Ran, status: RunStatus, clock: Clock,
     """Print the summary, write every requested report, and return the exit code."""
     results = ran.collected.ordered()
     not_run = tuple(c.id for index in status.not_run for c in ran.units[index].wanted)
-    engine, version = (clean_text(ran.handshake.engine), clean_text(ran.handshake.version)) \
-        if ran.handshake is not None else (NO_HANDSHAKE, NO_HANDSHAKE)
+    engine, version = (ran.handshake.engine, ran.handshake.version) if ran.handshake is not None \
+        else (NO_HANDSHAKE, NO_HANDSHAKE)
     signal_name = status.stopped if status.stopped in ("SIGINT", "SIGTERM") else ""
     run = RunInfo(engine=engine, engine_version=version, impl=request.impl, suites=tuple(ran.suites),
                   started=clock.started_at, duration=clock.seconds(), options=request.report_options(),

@@ -3,26 +3,32 @@
 from __future__ import annotations
 
 from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
+from oracle.core.engine_text import clean_text
 from oracle.core.json_types import JSON
 from oracle.core.results import DECLARED_UNSUPPORTED, UNSUPPORTED_CALL, Outcome
 
 
 class ImplError(Exception):
-    """The engine named by ``--impl`` cannot be loaded; the message is one line for the user."""
+    """The engine named by ``--impl`` cannot be loaded; the message is one line for the user, passed through the
+    engine-text gate (:mod:`oracle.core.engine_text`), since it may quote what the engine's import raised."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(clean_text(message))
 
 
 class EngineFault(Exception):
     """The engine raised, hung, or returned something that is not protocol data.
 
     ``kind`` is ``error`` (raised), ``timeout``, ``unsupported`` (NotImplementedError), ``bad-output``
-    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3).
+    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3). The message quotes
+    the engine, so it passes the engine-text gate here (:mod:`oracle.core.engine_text`), whoever raises the fault.
     """
 
     def __init__(self, kind: str, method: str, message: str, rule: str = "") -> None:
-        super().__init__(f"{method}: {message}")
+        self.message = clean_text(message)
+        super().__init__(f"{method}: {self.message}")
         self.kind = kind
         self.method = method
-        self.message = message
         self.rule = rule or {"bad-output": "PROTO-2", "duplicate": "PROTO-3"}.get(kind, "")
 
     @property

@@ -20,7 +20,7 @@ from typing import Any
 
 from oracle.core.faults import ImplError
 from oracle.core.impl_forms import IMPL_FORMS
-from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, where_raised
+from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, raised_words
 from oracle.engines.near_modules import near_factories, near_modules
 from oracle.engines.wire.impl import wire_factory
 
@@ -44,9 +44,7 @@ def import_factory(spec: str) -> Factory:
         raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)"
                         f"{near}") from None
     except Exception as exc:
-        where = where_raised(exc)
-        raise ImplError(f"--impl {spec!r}: importing {module_name} raised {type(exc).__name__}: {exc}{where}") \
-            from None
+        raise ImplError(f"--impl {spec!r}: importing {module_name} {raised_words(exc)}") from None
     factory = getattr(module, factory_name, None)
     if factory is None:
         raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}"

@@ -140,7 +140,7 @@ def _speed(run: RunInfo) -> list[str]:
         return []
     lines = ["### Engine speed", ""]
     if run.budget_scale is not None:
-        lines += [f"The run's {run.budget_scale.text()}.", ""]
+        lines += [f"The run's {md_text(run.budget_scale.text())}.", ""]
     lines += ["| method | calls | median ms | total s |", "|---|---:|---:|---:|"]
     lines += [f"| `{cost.method}` | {cost.calls} | {cost.median * 1e3:.3g} | {cost.seconds:.2f} |"
               for cost in run.engine_costs.methods]

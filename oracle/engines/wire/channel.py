@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from oracle.core.engine_text import clean_text
 from oracle.core.limits import MAX_LINE_BYTES
 from oracle.engines.wire.methods import NestedTooDeep, decode_line
 
@@ -41,12 +42,13 @@ class Deadline(NamedTuple):
 
 
 class ChannelFault(Exception):
-    """The engine process broke the wire: ``kind`` is ``error`` or ``timeout``; the message is one line."""
+    """The engine process broke the wire: ``kind`` is ``error`` or ``timeout``; the message is one line, through the
+    engine-text gate (it quotes the engine's stderr and answers)."""
 
     def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
+        self.message = clean_text(message)
+        super().__init__(self.message)
         self.kind = kind
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
