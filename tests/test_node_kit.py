@@ -50,19 +50,20 @@ def tap_counts(output: str) -> dict[str, int]:
                                                           re.MULTILINE)}
 
 
-def node_test(test_file: Path, environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def node_test(test_file: Path, environment: dict[str, str], *, named: bool = True) -> subprocess.CompletedProcess[str]:
+    """``node --test`` in the test file's folder, on that file (``named``) or on what Node's default glob finds."""
     assert NODE is not None
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    return subprocess.run([NODE, "--test", "--test-reporter=tap", str(test_file)], cwd=test_file.parent,
-                          env={**os.environ, "PATH": path, **environment}, capture_output=True, text=True,
-                          timeout=300, check=False)
+    return subprocess.run([NODE, "--test", "--test-reporter=tap", *([str(test_file)] if named else [])],
+                          cwd=test_file.parent, env={**os.environ, "PATH": path, **environment},
+                          capture_output=True, text=True, timeout=300, check=False)
 
 
 # ---------------------------------------------------------------------------------------------- oracle kit node
 
 
 def test_the_kit_is_written_with_cards_json_stamped_with_the_oracles_version(kit: Path) -> None:
-    assert ["cards.json", "example.cjs", "example.mjs", "example.test.mjs", "vale-cards.mjs", "vale-node-test.mjs",
+    assert ["cards.json", "example.cjs", "example.mjs", "example.test.mjs", "vale-cards.mjs", "vale-oracle-checks.mjs",
             "vale-wire.cjs", "vale-wire.mjs"] == sorted(p.name for p in kit.iterdir())
     cards = json.loads((kit / "cards.json").read_text(encoding="utf-8"))
     assert ("vale-oracle/cards/1", versions.__version__, 98) == (cards["format"], cards["oracle_version"],
@@ -137,7 +138,7 @@ def test_node_test_reports_each_check_as_a_test_skips_the_unsupported_and_marks_
         kit: Path, tmp_path: Path) -> None:
     oracle = canned_report(tmp_path)
     gate = kit / "gate.test.mjs"
-    gate.write_text('import { oracleTests } from "./vale-node-test.mjs";\n'
+    gate.write_text('import { oracleTests } from "./vale-oracle-checks.mjs";\n'
                     f'await oracleTests({{ engine: "node e.mjs", oracle: ["node", {json.dumps(str(oracle))}] }});\n',
                     encoding="utf-8")
     done = node_test(gate, {})
@@ -162,11 +163,22 @@ def test_node_test_on_the_example_runs_the_set_up_and_a_loaded_scenario_as_passi
 
 
 @needs_node
+def test_node_test_in_the_kit_runs_only_the_example_test_and_reports_one_verdict(kit: Path) -> None:
+    """Issue 41, item 3: the kit's library is no test file to Node's default glob (``*-test.mjs`` and the like),
+    so a bare ``node --test`` in the kit gives the checks and one verdict, no second top-level test."""
+    done = node_test(kit / "example.test.mjs", {"VALE_ORACLE_ARGS": "--suite setup --select setup/2p/* -j 1"},
+                     named=False)
+    top_level = [line for line in done.stdout.splitlines() if re.match(r"(not )?ok \d", line)]
+    assert ["ok 1 - setup", "ok 2 - oracle check: PASSED: 2 checks, 2 ran, 0 unsupported, 0 not applicable"] \
+        == top_level, done.stdout + done.stderr
+
+
+@needs_node
 @pytest.mark.skipif(not ALL, reason="the whole default check over the example (about 40 s): VALE_ORACLE_WIRE_ALL=1")
 def test_the_example_with_a_store_passes_the_default_check_with_every_check_it_can_run(kit: Path) -> None:
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    done = subprocess.run([sys.executable, "-m", "oracle.cli", "check", "--impl", f"cmd:{NODE} {kit / 'example.mjs'}",
-                           "--report-json", "-"], env={**os.environ, "PATH": path}, capture_output=True, text=True,
-                          timeout=900, check=False)
+    oracle = str(Path(sys.executable).parent / "oracle")
+    done = subprocess.run([oracle, "check", "--impl", f"cmd:{NODE} {kit / 'example.mjs'}", "--report-json", "-"],
+                          env={**os.environ, "PATH": path}, capture_output=True, text=True, timeout=900, check=False)
     totals = json.loads(done.stdout)["totals"]
     assert (0, "PASSED", 0) == (done.returncode, totals["verdict"], totals["unsupported"]), done.stderr[-3000:]
