@@ -148,7 +148,7 @@ def runner_env(tmp_path: Path, **inputs: str) -> dict[str, str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     oracle = bin_dir / "oracle"
-    oracle.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m oracle.cli.app "$@"\n', encoding="utf-8")
+    oracle.write_text(f'#!/bin/sh\nexec "{sys.executable}" -P -m oracle.cli.app "$@"\n', encoding="utf-8")
     oracle.chmod(oracle.stat().st_mode | stat.S_IXUSR)
     python = bin_dir / "python"
     if not python.exists():

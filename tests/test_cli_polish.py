@@ -294,7 +294,7 @@ def _check_report(tmp_path: Path, jobs: str) -> list[tuple[str, str, str]]:
     # Every suite but z3 (whose rows are the slowest units and add nothing the others do not: units of unequal
     # length finishing out of order), with one random game per player count: still over 400 units.
     # --budget-scale 1: the two runs compare outcomes, so neither measures its own budget scale.
-    subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report),
+    subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report),
                     "--suite", "setup,random-play,roundtrip,scenarios,invariants", "--games", "1",
                     "--budget-scale", "1"],
                    check=True, capture_output=True)

@@ -31,7 +31,7 @@ def test_three_shard_processes_merge_into_the_run_oracle_check_gives(tmp_path: P
         shutil.copyfile(BUNDLED / f"{scenario}.toml", tmp_path / "scenarios" / f"{scenario}.toml")
     args = ["--impl", "vale_fixtures.superfluous_payment", "--suite", "scenarios", "--budget-scale", "1", "-j", "1",
             "--scenarios", str(tmp_path / "scenarios")]
-    shards = [subprocess.Popen([sys.executable, "-m", "oracle.cli", "check", *args, "--shard", f"{k}/3",
+    shards = [subprocess.Popen([sys.executable, "-P", "-m", "oracle.cli", "check", *args, "--shard", f"{k}/3",
                                 "--report-json", str(tmp_path / f"shard-{k}.json")],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for k in (1, 2, 3)]
     outputs = [shard.communicate(timeout=300)[0] for shard in shards]

@@ -31,7 +31,7 @@ from typing import Any
 
 from oracle.core import shapes
 from oracle.core.engine_text import clean_data, clean_snapshot
-from oracle.core.faults import DeclaredButUnsupported, EngineFault, TriedThenContradicted
+from oracle.core.faults import DeclaredButUnsupported, EngineFault, PositionRefused, TriedThenContradicted
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
 from oracle.core.portable import shown_path
@@ -347,6 +347,17 @@ class Subject:
     def load_snapshot(self, snapshot: JSON) -> None:
         self.tried = {}
         self._call("load", self.engine.load, shapes.fresh(snapshot))
+
+    def load_position(self, snapshot: JSON) -> None:
+        """``load`` of a position the oracle built (a scenario's, a model case's, a random one): a refusal of it
+        is :class:`~oracle.core.faults.PositionRefused` (the check is unsupported), unlike a refusal of the
+        engine's own snapshot (PROTO-2, when it declares ``load``)."""
+        try:
+            self.load_snapshot(snapshot)
+        except EngineFault as fault:
+            if PositionRefused.refusal(fault):
+                raise PositionRefused() from None
+            raise
 
     def legal_actions(self) -> list[JSON]:
         """The engine's own list, or (without the capability) the candidates it accepts on a copy. An action

@@ -11,7 +11,7 @@ from typing import Protocol
 from oracle.core import versions
 from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
 from oracle.core.json_types import JSON
-from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
+from oracle.core.results import POSITION_REFUSED, UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.core.shards import Plan, Shard
 from oracle.core.versions import python_version
 from oracle.engines.costs import EngineCosts
@@ -213,9 +213,14 @@ def load_would_unlock(results: Iterable[CheckResult]) -> int:
 
 
 def load_line(results: Iterable[CheckResult]) -> str:
-    """``load would unlock 459 of the 459 unsupported checks (docs/wire.md, "Writing export and load")``, or ''
-    when it would unlock none."""
+    """``load would unlock 459 of the 459 unsupported checks (docs/wire.md, "Writing export and load")``; or, from an
+    engine whose ``load`` refused the oracle's positions, the one line that says so (``load refused the positions
+    the oracle built: 444 checks that start from one are unsupported (…)``); or '' when neither."""
     seen = list(results)
+    refused = sum(r.outcome is Outcome.UNSUPPORTED and r.details.get(POSITION_REFUSED) is True for r in seen)
+    if refused:
+        return (f"load refused the positions the oracle built: {refused} checks that start from one are unsupported "
+                '(docs/wire.md, "Writing export and load")')
     unlocked = load_would_unlock(seen)
     if not unlocked:
         return ""

@@ -262,7 +262,7 @@ class _Run:
             if self.scenario.new_game is not None:
                 self.call("new_game", self.subject.new_game, self.scenario.new_game)
             else:
-                self.call("load", self.subject.load_snapshot, complete_snapshot(self.scenario.given))
+                self.call("load", self.subject.load_position, complete_snapshot(self.scenario.given))
             for step in self.scenario.steps:
                 self.step = step
                 self.run_step(step)
