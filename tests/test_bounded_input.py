@@ -218,7 +218,8 @@ def _limited() -> None:
 def test_the_dotted_key_bomb_costs_little_time_and_memory(tmp_path: Path, command: str) -> None:
     (tmp_path / "bomb.toml").write_text(DOTTED_KEY_BOMB, encoding="utf-8")
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", *_filled(SCENARIO_COMMANDS[command], dir=tmp_path)],
+    done = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app",
+                           *_filled(SCENARIO_COMMANDS[command], dir=tmp_path)],
                           capture_output=True, text=True, timeout=120, preexec_fn=_limited)
     took = time.monotonic() - started
     assert (2, "") == (done.returncode, "" if "Traceback" not in done.stderr else done.stderr[-2000:])
