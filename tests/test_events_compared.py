@@ -168,19 +168,23 @@ def test_a_forged_event_is_one_failure_of_the_lockstep_fuzzer_blamed_on_its_rule
     assert {"events"} == {f.divergence.kind for f in report.failures if f.divergence is not None}
 
 
-@pytest.mark.parametrize(("impl", "rule"), sorted(FORGED.items()))
-def test_the_replay_of_a_game_blames_the_first_forged_event(impl: str, rule: str) -> None:
+def _game(seed: int, steps: int) -> Trace:
+    """The first ``steps`` actions of a game of random legal play, from its set-up."""
     engine = ReferenceEngine()
-    setup = new_setup(2, 7)
+    setup = new_setup(2, seed)
     engine.new_game(setup)
-    rng = random.Random(7)
+    rng = random.Random(seed)
     played: list[JSON] = []
-    while engine.decision() is not None and len(played) < 60:
+    while engine.decision() is not None and len(played) < steps:
         action = rng.choice(engine.legal_actions())
         engine.apply(action)
         played.append(action)
-    facts = first_divergence(lambda: Subject(resolve_impl(impl), impl, CALL_SECONDS),
-                             Trace.of_actions(played, setup=setup), 30.0)
+    return Trace.of_actions(played, setup=setup)
+
+
+@pytest.mark.parametrize(("impl", "rule"), sorted(FORGED.items()))
+def test_the_replay_of_a_game_blames_the_first_forged_event(impl: str, rule: str) -> None:
+    facts = first_divergence(lambda: Subject(resolve_impl(impl), impl, CALL_SECONDS), _game(7, 60), 30.0)
     assert facts is not None
     assert (rule, "events.") == (facts.rule, facts.field[:7])
 
@@ -197,3 +201,8 @@ class _UndeclaredUnknownType(EventOfUnknownType):
 def test_the_events_of_an_engine_that_does_not_declare_them_are_not_compared() -> None:
     report = run_fuzz(_UndeclaredUnknownType, "undeclared", FuzzConfig(games=1, mode="lockstep", shrink_examples=0))
     assert [] == report.failures
+
+
+def test_the_replay_does_not_compare_the_events_of_an_engine_that_does_not_declare_them() -> None:
+    assert first_divergence(lambda: Subject(_UndeclaredUnknownType, "undeclared", CALL_SECONDS), _game(7, 60), 30.0) \
+        is None
