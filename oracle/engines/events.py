@@ -109,15 +109,16 @@ def event_difference(engine: Sequence[object], reference: Sequence[Ruled], root:
         engine = [_unordered(event) for event in engine]
         reference = [Ruled(ruled.rule, _unordered(ruled.event)) for ruled in reference]  # type: ignore[arg-type]
     wanted = [ruled.event for ruled in reference]
-    if _key(list(engine)) == _key(wanted):
-        return None
-    for event in engine:
+    mine = list(engine)
+    if mine == wanted and repr(mine) == repr(wanted):
+        return None  # the same events in the same order, of the same JSON types (``1`` equals ``true``, unlike it)
+    for event in mine:
         if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
             return EventDifference(EventDifferenceKind.UNKNOWN_TYPE, SHAPE_RULE,
                                    engine=event if isinstance(event, dict) else {"event": event})
     left = Counter(_key(event) for event in wanted)
     extra: list[JSON] = []
-    for event in engine:
+    for event in mine:
         assert isinstance(event, dict)
         key = _key(event)
         if left[key] > 0:
