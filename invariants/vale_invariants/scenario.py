@@ -33,7 +33,7 @@ from oracle.core.protocol import answer_is_ordered
 from oracle.core.rules import rules as rules_catalogue
 from oracle.scenarios.writer import scenario_id, toml_text
 from vale_invariants.lockstep import DECISION_FIELDS, ORDERED
-from vale_invariants.trace import Divergence, Failure, compact, show_decision
+from vale_invariants.trace import AFTER_ACTION, Divergence, Failure, compact, show_decision
 
 MAX_LISTED = 3
 
@@ -129,6 +129,11 @@ def _final_steps(divergence: Divergence) -> list[JSON]:
         if decision is None:
             return []
         step = {"decision": decision, "note": note}
+    elif kind == "events":
+        if not isinstance(divergence.expected, dict):
+            raise NotExpressible("a scenario names the events a step must emit, not one it must not (the engine "
+                                 "emits an event the reference does not)")
+        step = {"events": [divergence.expected], "note": note}
     elif kind == "legal":
         step = {"note": note}
         if divergence.missing:
@@ -162,8 +167,8 @@ def _reject(rejection: JSON) -> JSON:
 
 
 def build_scenario(failure: Failure, impl: str, seed: int | None = None) -> JSON | None:
-    """The scenario for a failure's first divergence from the reference (None if there is none); ``seed``: the
-    ``oracle fuzz --seed`` of the run that found it, named in the title."""
+    """The scenario for a failure's first divergence from the reference (None if there is none; NotExpressible when
+    no scenario can say it); ``seed``: the ``oracle fuzz --seed`` of the run that found it, named in the title."""
     divergence = failure.divergence
     if divergence is None or not failure.trace.setup:
         return None
@@ -174,7 +179,7 @@ def build_scenario(failure: Failure, impl: str, seed: int | None = None) -> JSON
     if not final:
         return None
     steps: list[JSON] = []
-    if divergence.kind in ("state", "decision") and local > 0:
+    if divergence.kind in AFTER_ACTION and local > 0:
         steps = [{"do": _action(a)} for a in actions[: local - 1]]
         final[0] = {"do": _action(actions[local - 1]), **final[0]}
     else:
@@ -325,10 +330,10 @@ def write_scenario(directory: Path, failure: Failure, impl: str, factory: Callab
     reference engine and fail on the engine under test (a difference that only ``new_game`` shows, for
     one, cannot be a scenario: a scenario starts by loading its position).
     """
-    scenario = build_scenario(failure, impl, seed)
-    if scenario is None:
-        return None, "no divergence from the reference to pin"
     try:
+        scenario = build_scenario(failure, impl, seed)
+        if scenario is None:
+            return None, "no divergence from the reference to pin"
         text = to_toml(scenario)
     except NotExpressible as exc:
         return None, str(exc)

@@ -151,9 +151,10 @@ class ReferenceEngine:
         self._events = self._require_game().take_events()
         return self._events
 
-    # The first-divergence replay reads it in process, the protocol never (oracle/scenarios/blame.py).
+    # The first-divergence replay and the comparison of events read it in process, the protocol never
+    # (oracle/scenarios/blame.py, oracle/engines/events.py).
     @property
-    def account(self) -> Account:  # pragma: no cover - read by the blame of a failing engine only
+    def account(self) -> Account:  # pragma: no cover - read beside an engine under test, not by scenarios
         """The last step's account, rule by rule: the rule behind each of its events, the rules it applied without
         an event, and the rule under which the pending decision is asked (:mod:`oracle.reference.rulings`)."""
         table = self._require_game()
