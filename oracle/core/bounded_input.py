@@ -12,6 +12,7 @@ import json
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -121,4 +122,4 @@ def _too_large(kind: Input) -> str:
 
 
 _TOML_PLACE = re.compile(r"\s*\(at line (\d+), column \d+\)")
-_PARSERS = {Syntax.TOML: tomllib.loads, Syntax.JSON: json.loads}
+_PARSERS: dict[Syntax, Callable[[str], Any]] = {Syntax.TOML: tomllib.loads, Syntax.JSON: json.loads}
