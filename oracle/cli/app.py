@@ -22,7 +22,6 @@ from oracle.cli.rules import rules_command
 from oracle.cli.scenarios import app as scenarios_app
 from oracle.cli.serve import serve_command
 from oracle.cli.z3 import z3_app
-from oracle.core import versions
 from oracle.core.cards import CardDataError, catalogue
 from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, bad_input
 from oracle.core.faults import EngineFault, ImplError, describe_fault
@@ -56,10 +55,9 @@ app.add_typer(kit_app, name="kit", short_help="Write an engine author's kit (Nod
 
 def _print_version(value: bool) -> None:
     if value:
-        from oracle.scenarios.suite_digest import suite_digest
+        from oracle.cli.version import version_line
 
-        typer.echo(f"vale-oracle {versions.__version__} (protocol {versions.PROTOCOL_VERSION}, "
-                   f"suite {versions.SUITE_VERSION}, digest {suite_digest()})")
+        typer.echo(version_line())
         raise typer.Exit(EXIT_OK)
 
 

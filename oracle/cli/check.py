@@ -46,7 +46,7 @@ from oracle.reports.sanitize import clean_result
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
 from oracle.run.request import DEFAULT_MAX_CAUSES, CheckRequest, ReportTargets, default_jobs, split_values
-from oracle.run.signals import Stopped, StopSignals
+from oracle.run.signals import START, Stage, Stopped, StopSignals, stage_reached
 from oracle.run.supervisor import EngineRefused, RunStatus, Supervisor
 from oracle.suites.all import plan_named
 from oracle.suites.registry import AnyUnit, PlanContext
@@ -205,8 +205,9 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     0 otherwise.
     """
     asked = dict(locals())
-    signals = StopSignals()
+    signals = START.claim()
     with signals.caught():
+        stage_reached(Stage.CHECKING)
         clock = Clock.start()
         request = CheckRequest.from_cli(**asked)
         echo: Echo = check_echo(err=request.reports.json_to_stdout)
