@@ -27,9 +27,9 @@ from vale_fixtures.stalls_before_handshake import MARKER_ENV
 ORACLE = Path(sys.executable).with_name("oracle")
 """The installed entry point beside this interpreter (``oracle = "oracle.cli:main"``)."""
 STALLS = "vale_fixtures.stalls_before_handshake"
-HANDLERS_WITHIN = 0.5
-"""Seconds after Python is up by which the oracle catches SIGTERM (wide: the machine may be loaded; the imports
-that used to come first take longer than this)."""
+HANDLERS_WITHIN_CPU = 0.2
+"""Seconds of its own CPU time by which the oracle catches SIGTERM (it needs about 0.03 s; the imports that used to
+come first take 0.35 s and more). CPU time, not the clock, so that a busy machine does not change the answer."""
 PROC = Path("/proc/self/status")
 
 
@@ -79,21 +79,34 @@ def catches(pid: int, sig: signal.Signals) -> bool:
     return bool(caught_signals(pid) & (1 << (sig - 1)))
 
 
-def wait_until(done: Callable[[], bool], process: subprocess.Popen[str], until: float) -> None:
-    """Poll ``done`` until it holds or the clock passes ``until``; fail when ``process`` ends first."""
-    while not done() and time.monotonic() < until:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used (user and system, fields 14 and 15 of ``/proc/PID/stat``), 0 once gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii")
+    except OSError:
+        return 0.0
+    user, system = stat.rpartition(")")[2].split()[11:13]
+    return (int(user) + int(system)) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_until(done: Callable[[], bool], process: subprocess.Popen[str]) -> None:
+    """Poll ``done`` until it holds; fail when ``process`` ends first, or after :data:`WAIT` seconds."""
+    until = time.monotonic() + WAIT
+    while not done():
         assert process.poll() is None, process.communicate()
+        assert time.monotonic() < until, f"waited {WAIT:g} s"
         time.sleep(0.002)
 
 
 def signal_after(process: subprocess.Popen[str], seconds: float, sig: signal.Signals) -> None:
     """Send ``sig`` ``seconds`` after Python is up in ``process`` (it handles SIGINT: no program of its own has run
-    yet, nor can it catch anything earlier), or, on a busy machine, as soon after as the oracle catches it, but
-    no later than :data:`HANDLERS_WITHIN` after Python is up."""
-    wait_until(lambda: catches(process.pid, signal.SIGINT), process, time.monotonic() + WAIT)
-    python_up = time.monotonic()
+    yet, nor can it catch anything earlier); on a busy machine, where the process may not have got that far by
+    then, as soon after as the oracle catches SIGTERM (it installs both handlers together; Python's own SIGINT
+    handler hides its), but no later than when the process has used :data:`HANDLERS_WITHIN_CPU` of CPU time."""
+    wait_until(lambda: catches(process.pid, signal.SIGINT), process)
     time.sleep(seconds)
-    wait_until(lambda: catches(process.pid, sig), process, python_up + HANDLERS_WITHIN)
+    wait_until(lambda: catches(process.pid, signal.SIGTERM) or cpu_seconds(process.pid) >= HANDLERS_WITHIN_CPU,
+               process)
     process.send_signal(sig)
 
 
