@@ -95,6 +95,14 @@ class Oracle(TyperGroup):
     def __init__(self, **settings: Any) -> None:
         super().__init__(**{**settings, "commands": LoadedWhenAsked()})
 
+    def get_help_option(self, ctx: Any) -> Any:
+        """The root's ``--help``, False when not given (typer leaves it None, and reading None as a flag imports
+        pydantic, about 0.1 s of every sub-command's ``--help``)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.default = False
+        return option
+
 
 app = typer.Typer(
     cls=Oracle,
