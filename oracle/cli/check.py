@@ -17,18 +17,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 
-import oracle.cli.check_options as opt
 from oracle.cli.colour import check_echo
 from oracle.cli.console import failure_lines
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.shards import Plan, PlannedUnit, Shard
-from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.costs import EngineCosts, advice
-from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.harness import Handshake
 from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
 from oracle.reports.common import (
@@ -45,13 +44,13 @@ from oracle.reports.common import (
 from oracle.reports.sanitize import clean_result
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
-from oracle.run.request import DEFAULT_MAX_CAUSES, CheckRequest, ReportTargets, default_jobs, split_values
+from oracle.run.request import CheckRequest, ReportTargets, default_jobs, split_values
 from oracle.run.signals import Stopped, StopSignals
 from oracle.run.supervisor import EngineRefused, RunStatus, Supervisor
 from oracle.suites.all import plan_named
 from oracle.suites.registry import AnyUnit, PlanContext
 
-__all__ = ["ReportTargets", "check_command", "default_jobs", "split_values", "start_engine"]
+__all__ = ["ReportTargets", "default_jobs", "run_check", "split_values", "start_engine"]
 
 Echo = Callable[[str], None]
 
@@ -183,36 +182,15 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
              + (" (--allow-empty: exit 0)" if run.allow_empty else " (exit 4; --allow-empty makes it 0)"))
 
 
-def check_command(  # each parameter a typer option, declared in oracle/cli/check_options.py
-    impl: opt.Impl = DEFAULT_IMPL, games: opt.Games = 2, seed: opt.Seed = 1, timeout: opt.Timeout = 5.0,
-    start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT, suite: opt.Suite = None, select: opt.Select = None,
-    rule: opt.Rule = None, card: opt.Card = None, expectations: opt.Expectations = None,
-    report_json: opt.ReportJson = None, junit_xml: opt.JunitXml = None, markdown: opt.Markdown = None,
-    markdown_append: opt.MarkdownAppend = None, scenarios: opt.Scenarios = None,
-    scenario_timeout: opt.ScenarioTimeout = 10.0, z3_budget: opt.Z3Budget = 20.0, fuzz_budget: opt.FuzzBudget = 60.0,
-    unit_timeout: opt.UnitTimeout = 120.0, time_budget: opt.TimeBudget = None, max_failures: opt.MaxFailures = None,
-    max_causes: opt.MaxCauses = DEFAULT_MAX_CAUSES, set_aside: opt.SetAside = None,
-    fail_on_unsupported: opt.FailOnUnsupported = False, allow_empty: opt.AllowEmpty = False, jobs: opt.Jobs = None,
-    save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
-    validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,
-    budget_scale: opt.BudgetScaleOption = None, legal_share: opt.LegalShareOption = None,
-    shard: opt.ShardOption = None,
-) -> None:
-    """Check an engine against the rules and print a pass/fail summary.
-
-    Exit codes, the first that applies: 2 bad input; 130/143 stopped by SIGINT/SIGTERM; 5 a report could not be
-    written; 1 a check failed; 3 the run stopped early or a check is incomplete; 4 no check ran (--allow-empty: 0);
-    0 otherwise.
-    """
-    asked = dict(locals())
-    signals = StopSignals()
-    with signals.caught():
-        clock = Clock.start()
-        request = CheckRequest.from_cli(**asked)
-        echo: Echo = check_echo(err=request.reports.json_to_stdout)
-        ran = Ran(Collected({}, request.max_failures, request.fail_on_unsupported))
-        status = run_request(request, signals, echo, ran)
-        raise typer.Exit(report_run(request, ran, status, clock, echo))
+def run_check(asked: dict[str, Any], signals: StopSignals) -> int:
+    """Run ``oracle check`` with the options it was given (:func:`oracle.cli.check_command.check_command`), under
+    the signals caught since the start: read the request, run it, report it; the exit code."""
+    clock = Clock.start()
+    request = CheckRequest.from_cli(**asked)
+    echo: Echo = check_echo(err=request.reports.json_to_stdout)
+    ran = Ran(Collected({}, request.max_failures, request.fail_on_unsupported))
+    status = run_request(request, signals, echo, ran)
+    return report_run(request, ran, status, clock, echo)
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from oracle.core.defaults import DEFAULT_IMPL as DEFAULT_IMPL
 from oracle.core.faults import ImplError
 from oracle.core.impl_forms import IMPL_FORMS
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, raised_words
 from oracle.engines.near_modules import near_factories, near_modules
 from oracle.engines.wire.impl import wire_factory
 
-DEFAULT_IMPL = "oracle.reference"
 DEFAULT_FACTORY = "create"
 Factory = Callable[[], Any]
 

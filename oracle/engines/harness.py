@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle.core import shapes
+from oracle.core.defaults import DEFAULT_START_TIMEOUT as DEFAULT_START_TIMEOUT
 from oracle.core.engine_text import clean_data, clean_snapshot
 from oracle.core.faults import DeclaredButUnsupported, EngineFault, PositionRefused, TriedThenContradicted
 from oracle.core.json_types import JSON
@@ -40,8 +41,6 @@ from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
 from oracle.engines.costs import BY_TRIAL
 
-DEFAULT_START_TIMEOUT = 30.0
-"""Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
 HANDSHAKE_SCHEMA = "handshake.schema.json"
 START_METHODS = frozenset({"create", "handshake"})
 """The calls timed by the start-up deadline rather than the per-call timeout."""

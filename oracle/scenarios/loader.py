@@ -28,31 +28,21 @@ from oracle.core.protocol import DecisionKind
 from oracle.core.rules import rules as rules_catalogue
 from oracle.core.rules import variant_problem
 from oracle.core.validation import schema as protocol_schema
+from oracle.scenarios.bundled import BUNDLED_NAME as BUNDLED_NAME
+from oracle.scenarios.bundled import PACKAGE
+from oracle.scenarios.bundled import default_dir as default_dir
 from oracle.scenarios.given import GivenError, complete_snapshot
 from oracle.scenarios.locate import KeyPath, key_lines, line_of, plain_lines
 from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
 from oracle.scenarios.model import Scenario, ScenarioError, Step
 from oracle.scenarios.suite_cache import mark_validated, suite_key, suite_validated
 
-PACKAGE = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = PACKAGE / "schemas" / "scenario.schema.json"
 SNAPSHOT_CARD_LISTS = ("actives_used", "display", "draw_pile", DRAW_PILE_TOP, "discard_pile")
 PLAYER_CARD_LISTS = ("hand", "area", "markers")
 # A ``do`` expected to be rejected with one of these codes is a probe: sent as written, it may name a card
 # that does not exist or break the action schema.
 PROBE_CODES = frozenset({"UNKNOWN_CARD", "MALFORMED_ACTION"})
-
-
-def default_dir() -> Path:
-    """The bundled suite: ``oracle/_suite`` in an installed wheel, else the clone's top-level ``scenarios/``
-    (an editable install or a checkout, where the package sits beside it)."""
-    package = PACKAGE
-    bundled = package / "_suite"
-    return bundled if bundled.is_dir() else package.parent / "scenarios"
-
-
-BUNDLED_NAME = "scenarios"
-"""How reports name the bundled suite's directory, installed from a wheel or editable: ``scenarios/<path>``."""
 
 
 def display_path(path: Path) -> str:
