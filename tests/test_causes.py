@@ -229,6 +229,14 @@ def test_a_title_says_where_what_each_engine_does_and_the_rule() -> None:
             "(LIMIT-1)") == cause_title(facts)
 
 
+def test_a_title_names_the_rule_once_when_the_reference_s_words_end_with_it() -> None:
+    facts = CauseFacts(Verdict.ACCEPTS, "summon", "PAYMENT_SHORT", rule="SUM-3", step=1,
+                       engine_does="accepts P0 summons Undine paying nothing",
+                       reference_does="rejects it: the cost is 1 (SUM-3)")
+    assert ("Step 1: the engine accepts P0 summons Undine paying nothing; the reference rejects it: the cost is 1 "
+            "(SUM-3)") == cause_title(facts)
+
+
 def test_a_title_without_words_is_told_from_the_verdict_and_code() -> None:
     facts = CauseFacts(Verdict.ACCEPTS, "pay", "PAYMENT_SHORT", rule="PAY-1", step=3)
     assert ("Step 3: the engine accepts an answer to the pay decision; the reference rejects it with PAYMENT_SHORT "

@@ -86,7 +86,7 @@ def cause_title(facts: CauseFacts) -> str:
         clause(ENGINE, facts.engine_does or _ENGINE_SAYS[facts.verdict](facts)),
         clause(REFERENCE, facts.reference_does or (reference_default(facts) if reference_default else "")),
     ) if c)
-    rule = f" ({facts.rule})" if facts.rule else ""
+    rule = f" ({facts.rule})" if facts.rule and not what.endswith(f"({facts.rule})") else ""
     place = where(facts)
     text = f"{place}: {what}{rule}" if place else f"{what}{rule}"
     return text[:1].upper() + text[1:]
