@@ -64,4 +64,4 @@ def node_command(
     typer.echo(f"wrote {', '.join(written)} to {directory}/")
     if kept:
         typer.echo(f"kept your {', '.join(kept)} (delete one to get the kit's again)")
-    typer.echo(f"try: oracle check --impl 'cmd:node {directory}/example.mjs' --suite setup")
+    typer.echo(f"try: oracle check --impl 'cmd:node {directory}/example.cjs' --suite setup")
