@@ -95,3 +95,53 @@ def show_command(
         raise typer.Exit(EXIT_BAD_INPUT)
     for line in scenario_lines(scenario):
         typer.echo(line)
+
+
+@app.command("reach", short_help="Find and store a verified preamble for every scenario starting from [given].")
+def reach_command(
+    scenarios: Annotated[Path | None, typer.Option(metavar="DIR",
+                                                   help="the scenarios directory (default: the bundled suite)")] = None,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0.1, help="seconds of search per scenario before the finder gives up")] = 4.0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="worker processes")] = 2,
+    select: Annotated[list[str] | None, typer.Option(
+        "--select", metavar="ID", help="only these scenario ids (the others keep their stored entries)")] = None,
+) -> None:
+    """Search, on the reference, a new game and actions reaching each scenario's [given] position; keep those
+    whose position satisfies the [given] and whose steps pass from it; write DIR/preambles.json with the finder's
+    reason for the others, and print the reached share per folder (docs/scenarios.md, Preambles)."""
+    from oracle.scenarios.reach.preamble import PreambleError, Preambles, read_preambles, write_preambles
+    from oracle.scenarios.reach.suite import reach_suite, reason_groups, shares
+
+    directory = _directory(scenarios)
+    loaded = load_dir(directory)
+    if loaded.errors:
+        for error in loaded.errors:
+            typer.echo(str(error))
+        raise typer.Exit(EXIT_BAD_INPUT)
+    try:
+        kept = read_preambles(directory)
+    except PreambleError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    chosen = [s for s in loaded.scenarios if not select or s.id in select]
+    found = reach_suite(chosen, time_limit, jobs)
+    ids = {s.id for s in loaded.scenarios}
+    redone = {s.id for s in chosen}
+    merged = Preambles(
+        {**{k: v for k, v in kept.reached.items() if k in ids and k not in redone}, **found.reached},
+        {**{k: v for k, v in kept.unreached.items() if k in ids and k not in redone}, **found.unreached},
+    )
+    path = write_preambles(directory, merged)
+    table = shares(loaded.scenarios, directory, merged)
+    typer.echo("| folder | reached | of | share |")
+    typer.echo("|---|---:|---:|---:|")
+    for row in table:
+        typer.echo(f"| {row.folder} | {row.reached} | {row.total} | {100 * row.reached / max(row.total, 1):.0f} % |")
+    reached, total = sum(r.reached for r in table), sum(r.total for r in table)
+    typer.echo(f"| **all** | {reached} | {total} | {100 * reached / max(total, 1):.1f} % |")
+    typer.echo("")
+    for head, count in reason_groups(merged):
+        typer.echo(f"{count:4d}  {head}")
+    typer.echo(f"reached {reached} of {total} [given] scenarios ({100 * reached / max(total, 1):.1f} %); "
+               f"wrote {display_path(path)}")
