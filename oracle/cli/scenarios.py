@@ -33,6 +33,26 @@ def _directory(directory: Path | None) -> Path:
     return chosen
 
 
+def preamble_problems(directory: Path, given_ids: set[str]) -> list[str]:
+    """Every ``preambles.json`` below ``directory`` fits its schema and names only scenarios of its own folder that
+    start from ``[given]`` (docs/scenarios.md, Preambles)."""
+    from oracle.scenarios.reach.preamble import FILE_NAME, PreambleError, read_file
+
+    problems: list[str] = []
+    for path in sorted(directory.rglob(FILE_NAME)):
+        try:
+            stored = read_file(path)
+        except PreambleError as error:
+            problems.append(str(error))
+            continue
+        here = {p.stem for p in path.parent.glob("*.toml")}
+        for scenario_id in sorted({*stored.reached, *stored.unreached}):
+            if scenario_id not in here or scenario_id not in given_ids:
+                problems.append(f"{display_path(path)}: {scenario_id}: no scenario of this folder starts from "
+                                "[given] with this id")
+    return problems
+
+
 @app.command("lint", short_help="Validate scenario files; print each error located.")
 def lint_command(
     paths: Annotated[list[Path] | None, typer.Argument(
@@ -43,12 +63,14 @@ def lint_command(
     chosen = paths or [_directory(None)]
     errors: list[ScenarioError] = []
     files = valid = 0
+    preamble_errors: list[str] = []
     for path in chosen:
         if path.is_dir():
             loaded = load_dir(path)
             for skipped in loaded.skipped:
                 typer.echo(f"warning: {skipped.file}: {skipped.message}", err=True)
             errors.extend(loaded.errors)
+            preamble_errors += preamble_problems(path, {s.id for s in loaded.scenarios if s.new_game is None})
             files += loaded.files
             valid += len(loaded.scenarios)
         elif path.is_file():
@@ -64,8 +86,10 @@ def lint_command(
             raise typer.Exit(EXIT_BAD_INPUT)
     for error in errors:
         typer.echo(str(error))
-    if errors:
-        typer.echo(f"{len(errors)} error(s) in {files} file(s)", err=True)
+    for problem in preamble_errors:
+        typer.echo(problem)
+    if errors or preamble_errors:
+        typer.echo(f"{len(errors) + len(preamble_errors)} error(s) in {files} file(s)", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
     where = display_path(chosen[0]) if len(chosen) == 1 else f"{len(chosen)} paths"
     if not files:
@@ -132,7 +156,16 @@ def reach_command(
         {**{k: v for k, v in kept.reached.items() if k in ids and k not in redone}, **found.reached},
         {**{k: v for k, v in kept.unreached.items() if k in ids and k not in redone}, **found.unreached},
     )
-    path = write_preambles(directory, merged)
+    folders: dict[Path, Preambles] = {}
+    for scenario in loaded.scenarios:
+        if scenario.new_game is not None:
+            continue
+        folder = folders.setdefault(scenario.path.parent, Preambles({}, {}))
+        if scenario.id in merged.reached:
+            folder.reached[scenario.id] = merged.reached[scenario.id]
+        elif scenario.id in merged.unreached:
+            folder.unreached[scenario.id] = merged.unreached[scenario.id]
+    written = write_preambles(folders)
     table = shares(loaded.scenarios, directory, merged)
     typer.echo("| folder | reached | of | share |")
     typer.echo("|---|---:|---:|---:|")
@@ -144,4 +177,4 @@ def reach_command(
     for head, count in reason_groups(merged):
         typer.echo(f"{count:4d}  {head}")
     typer.echo(f"reached {reached} of {total} [given] scenarios ({100 * reached / max(total, 1):.1f} %); "
-               f"wrote {display_path(path)}")
+               f"wrote {len(written)} preambles.json file(s) below {display_path(directory)}")

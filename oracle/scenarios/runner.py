@@ -26,6 +26,7 @@ from oracle.core.causes import (
     other_code,
     rejected_legal,
 )
+from oracle.core.diff import first_difference as first_path
 from oracle.core.faults import EngineFault, describe_fault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
@@ -35,7 +36,6 @@ from oracle.core.rules import variants
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import Handshake, Subject
-from oracle.core.diff import first_difference as first_path
 from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed, canonical, decision_difference
 from oracle.scenarios.given import DEFAULT_SETUP, complete_snapshot
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
@@ -48,7 +48,8 @@ VARIANT_NOT_APPLICABLE = "the scenario depends on"
 """How the reason starts when a scenario plays a variant value the engine does not declare (not-applicable)."""
 DEFAULT_SCENARIO_TIMEOUT = 10.0
 REACHED_BY = "reached_by"
-"""The result detail naming how the scenario's start was reached: ``load``, ``preamble``, ``both`` or ``new_game``."""
+"""The result detail of a scenario whose ``[given]`` position was reached by playing: ``preamble``, or ``both`` (loaded
+and played, under ``--reach both``); a loaded scenario's result has none."""
 BLAMED = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR})
 """The outcomes whose facts the first-divergence replay settles: an engine that raised may have diverged before (a
 state the rules never reach); one that hung is not replayed (the replay would wait as long)."""
@@ -202,7 +203,7 @@ class _Run:
             info["note"] = step.note
         if self.notes:
             info["notes"] = list(self.notes)
-        if self.started_by is not None:
+        if self.started_by is Way.PREAMBLE:
             info[REACHED_BY] = self.started_by.value
         if cause is not None:
             info[CAUSE_KEY] = cause.to_json()
@@ -392,7 +393,7 @@ class _Run:
         return "" if result.get("accepted") else str(rejection.get("code", ""))
 
     def unsupported(self, handshake: Handshake) -> str:
-        return unsupported_reason(self.scenario, handshake)
+        return unsupported_reason(self.scenario, handshake, self.preamble, way=self.way)
 
     def run_step(self, step: Step) -> None:
         if step.legal or step.not_legal:

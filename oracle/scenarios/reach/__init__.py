@@ -1,1 +1,1 @@
-"""Reaching a scenario's ``[given]`` position by playing (issue 39): the preamble format, the verifier and the finder."""
+"""Reaching a scenario's ``[given]`` position by playing (issue 39): the preamble format, verifier and finder."""

@@ -28,16 +28,43 @@ from oracle.scenarios.reach.preamble import Preamble
 from oracle.scenarios.reach.target import given_decision, stated_fields, unsatisfied
 
 PHASES = ("hunting", "action", "resolution")
+COLOURS = ("red", "blue", "purple")
 FILLER_ORDERS = (
     ("earth", "fire", "wind", "water", "dragon"),
     ("wind", "water", "dragon", "fire", "earth"),
     ("dragon", "water", "wind", "earth", "fire"),
+    ("water", "dragon", "fire", "wind", "earth"),
+    ("fire", "wind", "earth", "dragon", "water"),
 )
 """The families filler cards are dealt from, most wanted first; one search per order, in this order."""
+SEARCHED_ROUNDS = 1
+"""The last rounds searched by the beam (the rounds before them are played by the policy)."""
 BEAM_WIDTH = 16
-MAX_DEPTH = 90
+MAX_DEPTH = 120
+ROUND_WEIGHT = 40
 MAX_BRANCH = 40
-DEFAULT_TIME_LIMIT = 4.0
+DEFAULT_TIME_LIMIT = 20.0
+"""Seconds of wall clock per scenario: a safety net only; the search is bounded by ``NODE_BUDGET`` so that its
+answer does not depend on the machine's load."""
+NODE_BUDGET = 400
+"""Positions the beam may expand per scenario and filler order."""
+
+
+class _Budget:
+    """Positions left to expand, and the wall-clock safety net."""
+
+    def __init__(self, nodes: int, seconds: float) -> None:
+        self.nodes = nodes
+        self.deadline = time.perf_counter() + seconds
+
+    def spend(self) -> bool:
+        """One more position expanded; False once the budget is spent."""
+        self.nodes -= 1
+        return self.nodes >= 0 and time.perf_counter() < self.deadline
+
+    @property
+    def spent(self) -> bool:
+        return self.nodes < 0 or time.perf_counter() >= self.deadline
 
 
 @dataclass(frozen=True)
@@ -107,12 +134,12 @@ def _starting_score(scenario: Scenario, seat: int) -> int:
     full = complete_snapshot(scenario.given)
     n = full["setup"]["players"]
     first = (full["first_player"] - (full["round"] - 1)) % n
-    return (seat - first) % n + 1
+    return int((seat - first) % n + 1)
 
 
-def _deck(scenario: Scenario, goal: _Goal, order: tuple[str, ...]) -> list[str]:
-    """The deck's top: each round's reveal (the needed cards two per player and round, filler after), then the
-    stated draw pile's top."""
+def _deck(scenario: Scenario, goal: _Goal, order: tuple[str, ...], sold: tuple[str, ...] = ()) -> list[str]:
+    """The deck's top: each round's reveal (the needed cards two per player and round, filler after: first of the
+    ``sold`` families in the target round), then the stated draw pile's top."""
     given = scenario.given
     full = complete_snapshot(given)
     n = full["setup"]["players"]
@@ -140,6 +167,9 @@ def _deck(scenario: Scenario, goal: _Goal, order: tuple[str, ...]) -> list[str]:
                 reveal += [c for c in player.get("markers", []) if c not in reveal]
             reveal += [c for c in given.get("display", []) if c not in reveal]
         if r == goal.round:
+            for family in sold:
+                reveal += _one_per_family(filler, (family,), 2 * n - len(reveal))
+        if r >= goal.round - SEARCHED_ROUNDS + 1:
             reveal += _one_per_family(filler, order, 2 * n - len(reveal))
         while len(reveal) < 2 * n and filler:
             reveal.append(filler.pop(0))
@@ -170,8 +200,9 @@ def _setup(scenario: Scenario, goal: _Goal, deck: list[str]) -> JSON:
 
 
 def _policy(engine: ReferenceEngine, goal: _Goal) -> JSON:
-    """The fixed answer before the target round: pick and keep the needed cards, sell the rest, summon the area's
-    cards when the round allows, end the turn; anything else, the first legal action."""
+    """The fixed answer before the target round: pick and keep the needed cards; sell the rest when the player
+    still has cards to summon or a stated hand (tame it otherwise: no stones to carry); summon the area's cards
+    when the round allows; end the turn; anything else, the first legal action."""
     pending = engine.decision() or {}
     legal = engine.legal_actions()
     player = pending.get("player")
@@ -192,10 +223,12 @@ def _policy(engine: ReferenceEngine, goal: _Goal) -> JSON:
         for action in legal:
             if action["type"] == "tame" and action.get("card") in needs:
                 return action
+        area_left = [c for c in goal.area_needs[seat] if c not in me.get("area", [])] if seat >= 0 else []
+        hand_stated = seat < len(goal.wanted.get("players", [])) and "hand" in goal.wanted["players"][seat]
+        sells = seat in goal.branching and (bool(area_left) or hand_stated)
         for action in legal:
             if action["type"] == "sell" and action.get("card") not in needs:
-                return action if seat in goal.branching else {**action, "type": "tame"}
-        area_left = [c for c in goal.area_needs[seat] if c not in me.get("area", [])] if seat >= 0 else []
+                return action if sells else {**action, "type": "tame"}
         for action in legal:
             if action["type"] == "summon" and action.get("card") in area_left:
                 return action
@@ -212,7 +245,7 @@ def _stone_gap(stones: JSON, goal: _Goal, seat: int) -> int:
     wanted = players[seat].get("stones") if seat < len(players) else None
     if not wanted:
         return 0
-    return sum(abs(int(stones.get(c, 0)) - int(wanted.get(c, 0))) for c in ("red", "blue", "purple"))
+    return sum(abs(int(stones.get(c, 0)) - int(wanted.get(c, 0))) for c in COLOURS)
 
 
 # ---------------------------------------------------------------------------------------------- the beam
@@ -230,7 +263,7 @@ def _distance(state: JSON, goal: _Goal) -> int | None:
     there = (goal.round, goal.phase, goal.turn_rank)
     if here > there:
         return None
-    gap = (there[0] - here[0]) * 40 + (there[1] - here[1]) * 12 + max(0, there[2] - here[2]) * 4
+    gap = (there[0] - here[0]) * ROUND_WEIGHT + (there[1] - here[1]) * 12 + max(0, there[2] - here[2]) * 4
     for i, wanted in enumerate(goal.wanted.get("players", [])):
         have = state["players"][i]
         for key, weight in (("hand", 1), ("area", 2), ("markers", 1)):
@@ -238,7 +271,7 @@ def _distance(state: JSON, goal: _Goal) -> int | None:
                 gap += weight * sum((Counter(wanted[key]) - Counter(have[key])).values())
                 gap += weight * sum((Counter(have[key]) - Counter(wanted[key])).values())
         if "stones" in wanted:
-            gap += sum(abs(wanted["stones"][c] - have["stones"][c]) for c in ("red", "blue", "purple"))
+            gap += sum(abs(wanted["stones"][c] - have["stones"][c]) for c in COLOURS)
         if "score" in wanted:
             gap += abs(wanted["score"] - have["score"])
     return gap
@@ -257,28 +290,72 @@ def _children(engine: ReferenceEngine, node: _Node, goal: _Goal) -> Iterable[tup
     if pending is None:
         return
     player = pending.get("player")
-    if player in goal.branching:
-        options = engine.legal_actions()[:MAX_BRANCH]
-    else:
-        options = [_policy(engine, goal)]
+    branches = player in goal.branching or pending.get("kind") == "hunt_pick"
+    options = engine.legal_actions()[:MAX_BRANCH] if branches else [_policy(engine, goal)]
     for action in options:
         engine.load(node.snapshot)
         if engine.apply(action).get("accepted"):
             yield action, engine.export()
 
 
-def _search(scenario: Scenario, goal: _Goal, order: tuple[str, ...], deadline: float) -> tuple[Preamble | None, str]:
-    setup = _setup(scenario, goal, _deck(scenario, goal, order))
-    engine = ReferenceEngine()
-    engine.new_game(Preamble(setup, ()).new_game())
+SALES = {"fire": (3, 0, 0), "water": (0, 1, 0), "earth": (4, 0, 0), "wind": (1, 1, 0), "dragon": (0, 0, 1)}
+"""SELL-1: the stones a sale gives, by family (red, blue, purple)."""
+HOLDING_LIMIT = 4
+
+
+def _kept(stones: tuple[int, int, int], limit: int) -> set[tuple[int, int, int]]:
+    """LIMIT-1/2: the holdings a player may keep from ``stones`` (all of them when within the limit)."""
+    if sum(stones) <= limit:
+        return {stones}
+    return {(r, b, limit - r - b) for r in range(stones[0] + 1) for b in range(stones[1] + 1)
+            if 0 <= limit - r - b <= stones[2]}
+
+
+def _sold_families(before: JSON, wanted: JSON) -> tuple[str, ...]:
+    """The two families whose sales take ``before`` closest to ``wanted`` (holding limit kept on the way)."""
+    start = tuple(int(before.get(c, 0)) for c in COLOURS)
+    goal = tuple(int(wanted.get(c, 0)) for c in COLOURS)
+
+    def after(families: tuple[str, ...]) -> int:
+        holdings = {start}
+        for family in families:
+            gain = SALES[family]
+            holdings = {k for h in holdings for k in _kept((h[0] + gain[0], h[1] + gain[1], h[2] + gain[2]),
+                                                          HOLDING_LIMIT)}
+        return min(sum(abs(a - b) for a, b in zip(h, goal, strict=True)) for h in holdings)
+
+    pairs = [(a, b) for a in SALES for b in SALES]
+    return min(pairs, key=after)
+
+
+def _play_to_target_round(engine: ReferenceEngine, goal: _Goal, budget: _Budget) -> tuple[list[JSON], str]:
+    """The policy's actions up to the target round (the rounds the beam searches)."""
     actions: list[JSON] = []
-    while engine.decision() is not None and engine.export()["round"] < goal.round:
+    while engine.decision() is not None and engine.export()["round"] <= goal.round - SEARCHED_ROUNDS:
         action = _policy(engine, goal)
         if not engine.apply(action).get("accepted"):  # pragma: no cover - the policy plays listed actions
-            return None, f"the reference refused the policy's {show(action)}"
+            return actions, f"the reference refused the policy's {show(action)}"
         actions.append(action)
-        if time.perf_counter() > deadline:
-            return None, "out of time before the target round"
+        if budget.spent:
+            return actions, "out of time before the target round"
+    return actions, ""
+
+
+def _search(scenario: Scenario, goal: _Goal, order: tuple[str, ...], budget: _Budget) -> tuple[Preamble | None, str]:
+    setup = _setup(scenario, goal, _deck(scenario, goal, order))
+    engine = ReferenceEngine(scenario.variants)
+    engine.new_game(Preamble(setup, ()).new_game())
+    actions, why = _play_to_target_round(engine, goal, budget)
+    if why:
+        return None, why
+    wanted = (goal.wanted.get("players") or [{}])[0].get("stones")
+    if wanted is not None:
+        sold = _sold_families(engine.export()["players"][0]["stones"], wanted)
+        setup = _setup(scenario, goal, _deck(scenario, goal, order, sold))
+        engine.new_game(Preamble(setup, ()).new_game())
+        actions, why = _play_to_target_round(engine, goal, budget)
+        if why:
+            return None, why
     start = engine.export()
     first = _distance(start, goal)
     if first is None:
@@ -291,6 +368,8 @@ def _search(scenario: Scenario, goal: _Goal, order: tuple[str, ...], deadline: f
         for node in beam:
             if _reached(engine, node, goal):
                 return Preamble(setup, node.actions), ""
+            if not budget.spend():
+                break
             for action, child in _children(engine, node, goal):
                 key = json.dumps(child, sort_keys=True)
                 if key in seen:
@@ -299,9 +378,7 @@ def _search(scenario: Scenario, goal: _Goal, order: tuple[str, ...], deadline: f
                 distance = _distance(child, goal)
                 if distance is not None:
                     nxt.append(_Node(distance, child, (*node.actions, action)))
-            if time.perf_counter() > deadline:
-                break
-        if not nxt or time.perf_counter() > deadline:
+        if not nxt or budget.spent:
             break
         nxt.sort(key=lambda n: n.distance)
         beam = nxt[:BEAM_WIDTH]
@@ -316,6 +393,7 @@ def _search(scenario: Scenario, goal: _Goal, order: tuple[str, ...], deadline: f
 
 
 def _reached(engine: ReferenceEngine, node: _Node, goal: _Goal) -> bool:
+    """The node's position satisfies the goal (the engine is left there)."""
     engine.load(node.snapshot)
     return unsatisfied(goal.wanted, goal.decision, node.snapshot, engine.decision()) is None
 
@@ -334,13 +412,14 @@ def find_preamble(scenario: Scenario, time_limit: float = DEFAULT_TIME_LIMIT,
         return Found(None, reason)
     reasons: list[str] = []
     for order in FILLER_ORDERS:
-        preamble, why = _search(scenario, goal, order, deadline)
+        budget = _Budget(NODE_BUDGET, deadline - time.perf_counter())
+        preamble, why = _search(scenario, goal, order, budget)
         if preamble is not None:
             verdict = accept(preamble) if callable(accept) else ""
             if not verdict:
                 return Found(preamble)
             why = str(verdict)
         reasons.append(why)
-        if time.perf_counter() > deadline:
+        if time.perf_counter() >= deadline:
             break
     return Found(None, reasons[0] if reasons else "out of time")

@@ -1,6 +1,6 @@
 """The preamble format: a new game (set-up and deck top) and the actions that, played on the reference, reach a
-scenario's ``[given]`` position; stored for the whole suite in ``scenarios/preambles.json`` beside the scenario
-files, with the finder's reason for every scenario it could not reach (``docs/scenarios.md``, Preambles).
+scenario's ``[given]`` position; stored in one ``preambles.json`` per folder, beside the folder's scenario files,
+with the finder's reason for every scenario of the folder it could not reach (``docs/scenarios.md``, Preambles).
 """
 
 from __future__ import annotations
@@ -63,10 +63,6 @@ class Preambles:
 EMPTY = Preambles({}, {})
 
 
-def preambles_path(directory: Path) -> Path:
-    return directory / FILE_NAME
-
-
 def parse_preambles(data: object, file: str) -> Preambles:
     """Validate the JSON of a preambles file against ``preambles.schema.json``; every card of a deck must exist and
     appear once."""
@@ -90,11 +86,8 @@ def parse_preambles(data: object, file: str) -> Preambles:
     return Preambles(reached, dict(data["unreached"]))
 
 
-def read_preambles(directory: Path) -> Preambles:
-    """The preambles stored beside a suite's scenario files (none when the suite has no ``preambles.json``)."""
-    path = preambles_path(directory)
-    if not path.is_file():
-        return EMPTY
+def read_file(path: Path) -> Preambles:
+    """One folder's ``preambles.json``, validated."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -102,11 +95,26 @@ def read_preambles(directory: Path) -> Preambles:
     return parse_preambles(data, str(path))
 
 
-def write_preambles(directory: Path, preambles: Preambles) -> Path:
-    """Write the file whole (one entry per line group, sorted by scenario id, so reruns diff cleanly)."""
-    path = preambles_path(directory)
-    text = json.dumps(preambles.to_json(), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+def read_preambles(directory: Path) -> Preambles:
+    """Every preamble stored in ``directory`` and the folders below it (none without a ``preambles.json``)."""
+    reached: dict[str, Preamble] = {}
+    unreached: dict[str, str] = {}
+    for path in sorted(directory.rglob(FILE_NAME)):
+        if path.is_file():
+            one = read_file(path)
+            reached.update(one.reached)
+            unreached.update(one.unreached)
+    return Preambles(reached, unreached)
+
+
+def write_preambles(folders: dict[Path, Preambles]) -> list[Path]:
+    """Write each folder's file whole (entries sorted by scenario id, so reruns diff cleanly)."""
+    written = []
+    for folder, preambles in sorted(folders.items()):
+        path = folder / FILE_NAME
+        text = json.dumps(preambles.to_json(), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        written.append(path)
+    return written

@@ -1,9 +1,10 @@
 """What a reached position must satisfy: every field a scenario's ``[given]`` states, equal (issue 39).
 
-The number of players, the round, the phase, the first player and the turn player are always compared (their defaults shape the
-position); a stated player's stones are compared in all three colours (an unstated colour is 0 in the given
-position); ``draw_pile`` is compared as the top of the pile. Every other field the ``[given]`` leaves out may
-differ. The pending decision must also be the one the loaded ``[given]`` position asks (its kind and player).
+The number of players, the round, the phase, the first player and the turn player are always compared (their
+defaults shape the position); a stated player's stones are compared in all three colours (an unstated colour is 0
+in the given position); ``draw_pile`` is compared as the top of the pile. Every other field the ``[given]``
+leaves out may differ. The pending decision must also be the one the loaded ``[given]`` position asks
+(its kind and player).
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ from oracle.scenarios.reach.target import given_decision, stated_fields, unsatis
 from oracle.scenarios.reach.way import Way
 from oracle.scenarios.runner import run_scenario
 
-REFERENCE = EngineUnderTest("oracle.reference", ReferenceEngine, 0.0)
 STEPS_BUDGET = 60.0
 
 
@@ -37,7 +36,7 @@ def replay(preamble: Preamble, variants: dict[str, str] | None = None) -> tuple[
 
 def verify(scenario: Scenario, preamble: Preamble) -> str:
     """'' when the preamble reaches the scenario's position and its steps pass from there, else why not."""
-    reference, refused = replay(preamble)
+    reference, refused = replay(preamble, scenario.variants)
     if refused:
         return refused
     mismatch = unsatisfied(stated_fields(scenario.given), given_decision(scenario.given), reference.export(),
@@ -45,7 +44,8 @@ def verify(scenario: Scenario, preamble: Preamble) -> str:
     if mismatch is not None:
         want, got = mismatch.describe()
         return f"the preamble's position has {got}, the given states {want}"
-    result = run_scenario(REFERENCE, scenario, STEPS_BUDGET, preamble=preamble, way=Way.PREAMBLE)
+    following = EngineUnderTest("oracle.reference", lambda: ReferenceEngine(scenario.variants), 0.0)
+    result = run_scenario(following, scenario, STEPS_BUDGET, preamble=preamble, way=Way.PREAMBLE)
     if result.outcome is not Outcome.PASS:
         return f"the steps {result.outcome.value} from the preamble's position: {result.message}"
     return ""
