@@ -139,3 +139,34 @@ def test_a_deviation_on_the_preambles_way_is_blamed_on_its_rule_not_on_the_scena
     rules, _, messages = _causes("vale_fixtures.scores_from_seat_zero_without_load")
     on_the_way = [m for m in messages if "preamble action" in m]
     assert ({"SETUP-2"}, True) == (rules, 0 < len(on_the_way))
+
+
+CAUGHT_WITHOUT_LOAD = {
+    "vale_fixtures.area_off_by_one": "SUM-1",
+    "vale_fixtures.change_given": "PAY-2",
+    "vale_fixtures.ember_without_water": "SUM-4",
+    "vale_fixtures.fixed_active_order": "EFF-5",
+    "vale_fixtures.no_holding_limit": "LIMIT-1",
+    "vale_fixtures.pays_then_rejects": "DEC-4",
+    "vale_fixtures.pegasus_lowers_fixed_cost": "ART-9",
+    "vale_fixtures.reveals_from_the_bottom": "HUNT-1",
+    "vale_fixtures.same_artifact_twice": "ART-3",
+    "vale_fixtures.superfluous_payment": "PAY-3",
+    "vale_fixtures.tile_kept_after_return": "ART-6",
+}
+"""The broken fixtures of tests/test_fixtures_caught.py that the stored preambles reach with ``load`` dropped (the
+others break rules only scenarios without a preamble pin: docs/scenarios.md, Preambles)."""
+
+
+@pytest.mark.parametrize(("impl", "rule"), sorted(CAUGHT_WITHOUT_LOAD.items()))
+def test_a_broken_fixture_without_load_is_caught_on_its_own_rule(impl: str, rule: str) -> None:
+    import importlib
+
+    from vale_fixtures.without_load import WithoutLoad
+
+    module = importlib.import_module(impl)
+    eut = EngineUnderTest(f"{impl} without load", lambda: WithoutLoad(module.create()), CALL_SECONDS)
+    results = run_check(eut, CheckOptions(), ["scenarios"])
+    blamed = {str((r.details.get(CAUSE_KEY) or {}).get("rule")) for r in results
+              if r.outcome in (Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR)}
+    assert {rule} == blamed

@@ -14,7 +14,7 @@ from pathlib import Path
 from oracle.core.results import CheckResult
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
-from oracle.scenarios.reach.preamble import Preamble, read_preambles
+from oracle.scenarios.reach.preamble import EMPTY, Preamble, read_preambles
 from oracle.scenarios.reach.way import Way
 from oracle.scenarios.runner import (
     SUITE,
@@ -55,7 +55,8 @@ def _plan(context: PlanContext) -> list[Unit[ScenarioRun]]:
     budget = context.options.scaled(context.options.scenarios.timeout)
     shown_dir = str(directory) if explicit else None
     way = context.options.scenarios.reach
-    stored = read_preambles(directory)
+    loads = context.handshake.can("load") and way in (Way.AUTO, Way.LOAD)
+    stored = EMPTY if loads else read_preambles(directory)  # an engine that loads never reads them: no slower
     return [
         Unit(SUITE, scenario.id, (PlannedCheck(scenario.id, scenario.title, scenario.rules, scenario.cards),),
              payload=ScenarioRun(scenario, budget, shown_dir, stored.reached.get(scenario.id), way),
