@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from oracle.cli.app import app
 from oracle.core.causes import CAUSE_KEY
-from oracle.core.results import Outcome
+from oracle.core.results import REACHED_BY, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.reference import ReferenceEngine
 from oracle.scenarios.given import complete_snapshot
@@ -21,7 +21,7 @@ from oracle.scenarios.reach.preamble import FILE_NAME, Preamble, PreambleError, 
 from oracle.scenarios.reach.target import stated_fields, unsatisfied
 from oracle.scenarios.reach.verify import verify
 from oracle.scenarios.reach.way import Way
-from oracle.scenarios.runner import REACHED_BY, run_scenario, unsupported_reason
+from oracle.scenarios.runner import run_scenario, unsupported_reason
 from oracle.suites.all import run_check
 from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
@@ -170,3 +170,12 @@ def test_a_broken_fixture_without_load_is_caught_on_its_own_rule(impl: str, rule
     blamed = {str((r.details.get(CAUSE_KEY) or {}).get("rule")) for r in results
               if r.outcome in (Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR)}
     assert {rule} == blamed
+
+
+def test_the_summary_counts_the_scenarios_reached_by_playing() -> None:
+    from oracle.core.results import CheckResult
+    from oracle.reports.common import load_line
+
+    played = [CheckResult("scenarios", f"S-{i}", "t", Outcome.PASS, details={REACHED_BY: "preamble"}) for i in range(3)]
+    loaded = [CheckResult("scenarios", "L", "t", Outcome.PASS)]
+    assert "3 scenario(s) reached their position by playing its preamble" == load_line(played + loaded)

@@ -31,7 +31,7 @@ from oracle.core.faults import EngineFault, describe_fault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
 from oracle.core.protocol import ANSWERS, SHUFFLES_INSIDE, DecisionKind, answer_is_ordered
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import REACHED_BY, CheckResult, Outcome
 from oracle.core.rules import variants
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.connect import EngineUnderTest
@@ -47,9 +47,6 @@ SUITE = "scenarios"
 VARIANT_NOT_APPLICABLE = "the scenario depends on"
 """How the reason starts when a scenario plays a variant value the engine does not declare (not-applicable)."""
 DEFAULT_SCENARIO_TIMEOUT = 10.0
-REACHED_BY = "reached_by"
-"""The result detail of a scenario whose ``[given]`` position was reached by playing: ``preamble``, or ``both`` (loaded
-and played, under ``--reach both``); a loaded scenario's result has none."""
 BLAMED = frozenset({Outcome.FAIL, Outcome.WRONGLY_REJECTED, Outcome.ILLEGAL_ACCEPTED, Outcome.ERROR})
 """The outcomes whose facts the first-divergence replay settles: an engine that raised may have diverged before (a
 state the rules never reach); one that hung is not replayed (the replay would wait as long)."""

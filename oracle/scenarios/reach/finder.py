@@ -161,7 +161,7 @@ def _deck(scenario: Scenario, goal: _Goal, order: tuple[str, ...], sold: tuple[s
         reveal: list[str] = []
         if r <= picked_rounds:
             for need in goal.needs:
-                reveal += list(need[2 * (r - 1): 2 * r])
+                reveal += _dealt_in_round(need, r, picked_rounds)
         if r == goal.round:
             for player in given.get("players", []):
                 reveal += [c for c in player.get("markers", []) if c not in reveal]
@@ -175,6 +175,14 @@ def _deck(scenario: Scenario, goal: _Goal, order: tuple[str, ...], sold: tuple[s
             reveal.append(filler.pop(0))
         top += reveal
     return top + [c for c in given.get("draw_pile", []) if c not in top]
+
+
+def _dealt_in_round(need: tuple[str, ...], r: int, rounds: int) -> list[str]:
+    """The needed cards dealt in round ``r`` of ``rounds``: spread evenly, earlier rounds first (at most two a round),
+    so that each round also deals a card to sell for the summons' costs."""
+    counts = [len(need) // rounds + (1 if i < len(need) % rounds else 0) for i in range(rounds)]
+    start = sum(counts[: r - 1])
+    return list(need[start: start + counts[r - 1]])
 
 
 def _one_per_family(filler: list[str], order: tuple[str, ...], count: int) -> list[str]:
