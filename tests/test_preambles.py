@@ -148,14 +148,14 @@ CAUGHT_WITHOUT_LOAD = {
     "vale_fixtures.fixed_active_order": "EFF-5",
     "vale_fixtures.no_holding_limit": "LIMIT-1",
     "vale_fixtures.pays_then_rejects": "DEC-4",
-    "vale_fixtures.pegasus_lowers_fixed_cost": "ART-9",
     "vale_fixtures.reveals_from_the_bottom": "HUNT-1",
     "vale_fixtures.same_artifact_twice": "ART-3",
     "vale_fixtures.superfluous_payment": "PAY-3",
     "vale_fixtures.tile_kept_after_return": "ART-6",
 }
 """The broken fixtures of tests/test_fixtures_caught.py that the stored preambles reach with ``load`` dropped (the
-others break rules only scenarios without a preamble pin: docs/scenarios.md, Preambles)."""
+others break rules only scenarios without a preamble pin: docs/scenarios.md, Preambles). Pegasus's fixed cost
+(ART-9) is caught too, but one scenario reached by playing is blamed on PAY-3 beside it: not pinned here."""
 
 
 @pytest.mark.parametrize(("impl", "rule"), sorted(CAUGHT_WITHOUT_LOAD.items()))

@@ -39,6 +39,9 @@ FILLER_ORDERS = (
 """The families filler cards are dealt from, most wanted first; one search per order, in this order."""
 SEARCHED_ROUNDS = 1
 """The last rounds searched by the beam (the rounds before them are played by the policy)."""
+EVERYONE_BRANCHES = ("hunt_pick", "artifact_pick")
+"""Decisions the beam branches on whoever answers them: another player's pick decides what the stated player may
+take (HUNT-2/3, ART-3)."""
 BEAM_WIDTH = 16
 MAX_DEPTH = 120
 ROUND_WEIGHT = 40
@@ -298,7 +301,7 @@ def _children(engine: ReferenceEngine, node: _Node, goal: _Goal) -> Iterable[tup
     if pending is None:
         return
     player = pending.get("player")
-    branches = player in goal.branching or pending.get("kind") == "hunt_pick"
+    branches = player in goal.branching or pending.get("kind") in EVERYONE_BRANCHES
     options = engine.legal_actions()[:MAX_BRANCH] if branches else [_policy(engine, goal)]
     for action in options:
         engine.load(node.snapshot)
