@@ -21,7 +21,7 @@ JOBS = (1, 2)
 def wall_seconds(jobs: int) -> float:
     """One default ``oracle check --jobs N`` on the reference, in wall-clock seconds (it must pass)."""
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--jobs", str(jobs)], check=True,
+    subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", "--jobs", str(jobs)], check=True,
                    stdout=subprocess.DEVNULL)
     return time.perf_counter() - started
 

@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ORACLE = [sys.executable, "-m", "oracle.cli.app"]
+ORACLE = [sys.executable, "-P", "-m", "oracle.cli.app"]
 DEFAULT_ARGS: tuple[str, ...] = ()
 
 

@@ -48,7 +48,7 @@ from oracle.suites.all import BY_NAME, run_check
 from oracle.suites.registry import CheckOptions
 from vale_invariants.game import GameRunner, GameSettings, RandomChooser, Stats
 
-SERVE = f"cmd:{sys.executable} -m oracle.cli serve"
+SERVE = f"cmd:{sys.executable} -P -m oracle.cli serve"
 """``oracle serve`` as the ``oracle`` command starts it (its own module only, oracle/cli/__init__.py)."""
 LOCKSTEP_GAMES = 12
 REPEATS = 3

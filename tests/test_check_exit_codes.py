@@ -55,8 +55,8 @@ def test_a_selected_suite_with_no_checks_is_an_error(tmp_path: Path) -> None:
 
 
 def test_report_json_to_stdout_keeps_the_summary_on_stderr() -> None:
-    done = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup", "--report-json", "-"],
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", "--suite", "setup",
+                           "--report-json", "-"], capture_output=True, text=True, timeout=120, check=False)
     assert 0 == done.returncode, done.stderr
     report = json.loads(done.stdout)
     assert (9, "PASSED") == (report["totals"]["checks"], report["totals"]["verdict"])

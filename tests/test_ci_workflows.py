@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import platform
+import re
 import shutil
 import stat
 import subprocess
@@ -133,7 +133,7 @@ def test_the_summary_and_the_upload_run_even_when_the_check_fails() -> None:
     by_name = steps()
     assert by_name["Add the summary to the job summary"]["if"].startswith("always()")
     assert by_name["Upload the reports"]["if"].startswith("always()")
-    assert "actions/upload-artifact@v6" == by_name["Upload the reports"]["uses"]
+    assert "actions/upload-artifact@b7c566a772e6b6bfb58ed0dc250532a479d7789f" == by_name["Upload the reports"]["uses"]
 
 
 def run_step(name: str, env: dict[str, str], workdir: Path) -> subprocess.CompletedProcess[str]:
@@ -148,7 +148,7 @@ def runner_env(tmp_path: Path, **inputs: str) -> dict[str, str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     oracle = bin_dir / "oracle"
-    oracle.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m oracle.cli.app "$@"\n', encoding="utf-8")
+    oracle.write_text(f'#!/bin/sh\nexec "{sys.executable}" -P -m oracle.cli.app "$@"\n', encoding="utf-8")
     oracle.chmod(oracle.stat().st_mode | stat.S_IXUSR)
     python = bin_dir / "python"
     if not python.exists():
@@ -287,59 +287,63 @@ def test_an_existing_expectations_file_is_passed(tmp_path: Path) -> None:
         arguments_given(tmp_path, VALE_EXPECTATIONS="known-failures.toml", VALE_ARGS="--games 1")
 
 
-# --- the cache: pip's downloads and the built oracle ---------------------------------------------------------------
+# --- the cache, the install, the annotations, the pins ---------------------------------------------------------------
 
-def cache_key(tmp_path: Path, source: Path) -> dict[str, str]:
-    env = runner_env(tmp_path, VALE_ORACLE_SOURCE=str(source), RUNNER_TEMP=str(tmp_path / "temp"))
-    Path(env["GITHUB_OUTPUT"]).unlink(missing_ok=True)
-    keyed = run_step("Key the cache", env, tmp_path)
-    assert 0 == keyed.returncode, keyed.stderr
-    return outputs(env)
-
-
-def test_the_cache_key_follows_the_oracle_s_source_and_not_its_caches(tmp_path: Path) -> None:
-    source = tmp_path / "oracle-source"
-    (source / "oracle" / "__pycache__").mkdir(parents=True)
-    (source / "pyproject.toml").write_text("[project]\n", encoding="utf-8")
-    (source / "oracle" / "rules.py").write_text("A = 1\n", encoding="utf-8")
-    first = cache_key(tmp_path, source)
-    (source / "oracle" / "__pycache__" / "rules.pyc").write_bytes(b"compiled")
-    unchanged = cache_key(tmp_path, source)
-    (source / "oracle" / "rules.py").write_text("A = 2\n", encoding="utf-8")
-    changed = cache_key(tmp_path, source)
-    assert (first, True) == (unchanged, first["oracle"] != changed["oracle"])
-    assert (f"{tmp_path / 'temp'}/vale-oracle-wheels/{first['oracle']}", platform.python_version()) == \
-        (first["wheel-dir"], first["python"])
+def test_python_is_set_up_with_its_own_pip_cache_keyed_by_the_engine_s_manifests() -> None:
+    step = steps()["Set up Python"]
+    inputs = load_yaml(ACTION)["inputs"]
+    assert ("${{ inputs.cache == 'true' && 'pip' || '' }}", "${{ inputs.cache-dependency-path }}") == (
+        step["with"]["cache"], step["with"]["cache-dependency-path"])
+    assert {"**/pyproject.toml", "**/requirements*.txt", "**/package.json", "**/*.csproj"} <= set(
+        inputs["cache-dependency-path"]["default"].split())
+    assert not any("actions/cache" in str(s.get("uses", "")) for s in steps().values())
 
 
-def test_the_cache_step_keeps_pip_s_downloads_and_the_built_oracle() -> None:
-    step = steps()["Restore the cache"]
-    assert ("actions/cache@v4", "inputs.cache == 'true'") == (step["uses"], step["if"])
-    assert ["${{ steps.pip-cache.outputs.dir }}", "${{ runner.temp }}/vale-oracle-wheels"] == \
-        step["with"]["path"].splitlines()
-
-
-def test_the_install_step_builds_the_oracle_once_and_installs_the_cached_wheel(tmp_path: Path) -> None:
-    wheels = tmp_path / "temp" / "vale-oracle-wheels" / "0123"
-    stale = tmp_path / "temp" / "vale-oracle-wheels" / "old"
-    stale.mkdir(parents=True)
+def test_the_install_step_installs_the_oracle_then_the_engine(tmp_path: Path) -> None:
     log = tmp_path / "pip.log"
-    env = runner_env(tmp_path, VALE_ORACLE_SOURCE=str(REPOSITORY), VALE_WHEEL_DIR=str(wheels), VALE_INSTALL="-e .")
+    env = runner_env(tmp_path, VALE_ORACLE_SOURCE=str(REPOSITORY), VALE_INSTALL="-e . --quiet")
     python = tmp_path / "bin" / "python"
     python.unlink()
-    python.write_text(f"#!/bin/sh\necho \"$*\" >> '{log}'\ncase \"$*\" in *' wheel '*)\n"
-                      f"  mkdir -p '{wheels}' && touch '{wheels}/vale_oracle-0.1.0-py3-none-any.whl';;\nesac\n",
-                      encoding="utf-8")
+    python.write_text(f"#!/bin/sh\necho \"$*\" >> '{log}'\n", encoding="utf-8")
     python.chmod(python.stat().st_mode | stat.S_IXUSR)
-    for _ in range(2):
-        installed = run_step("Install the oracle and the engine", env, tmp_path)
-        assert 0 == installed.returncode, installed.stderr
-    built = f"-m pip wheel --no-deps --wheel-dir {wheels} {REPOSITORY}"
-    install = f"-m pip install {wheels}/vale_oracle-0.1.0-py3-none-any.whl"
-    assert ["-m pip install --upgrade pip", built, install, "-m pip install -e .",
-            "-m pip install --upgrade pip", install, "-m pip install -e ."] == \
+    installed = run_step("Install the oracle and the engine", env, tmp_path)
+    assert 0 == installed.returncode, installed.stderr
+    assert [f"-m pip install {REPOSITORY}", "-m pip install -e . --quiet"] == \
         log.read_text(encoding="utf-8").splitlines()
-    assert False is stale.exists()
+
+
+def test_the_annotate_step_writes_one_error_per_failing_cause_and_runs_even_when_the_check_fails(
+        tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    failing = [CheckResult("scenarios", f"PAY-{n}", "t", Outcome.FAIL, rules=(f"PAY-{n}",), expected=f"e{n}",
+                           actual=f"a{n}") for n in range(2)]
+    write_json(reports / "report.json", failing, RunInfo(engine="e", engine_version="1", impl="e.mod",
+                                                         started=datetime(2024, 5, 1, tzinfo=UTC)))
+    step = steps()["Annotate the failing causes"]
+    annotated = run_step("Annotate the failing causes", runner_env(tmp_path), tmp_path)
+    errors = [line for line in annotated.stdout.splitlines() if line.startswith("::error title=PAY-")]
+    assert (True, 0, 2) == (step["if"].startswith("always()"), annotated.returncode, len(errors))
+
+
+PINNED = r"[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40} # v\d+(\.\d+)*"
+"""An action pinned by its full commit SHA, its version in a comment beside it."""
+
+
+@pytest.mark.parametrize("path", [ACTION, GITHUB_WORKFLOW, GITHUB_SITE, GITHUB_SHARDS],
+                         ids=["action", "github", "site", "github-shards"])
+def test_every_action_is_pinned_by_commit_with_its_version_beside_it(path: Path) -> None:
+    uses = [line.split("uses:", 1)[1].strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip().startswith(("uses:", "- uses:"))]
+    assert uses
+    assert [] == [u for u in uses if not re.fullmatch(PINNED, u) and not u.startswith(PUBLISHED_ACTION + " # ")]
+
+
+def test_the_docs_say_what_to_put_in_place_of_the_oracle_s_own_action() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    assert "`OWNER/REPO@<40 hex digits> # v0.1.0`" in text
+    assert all(f"uses: {PUBLISHED_ACTION} # OWNER/REPO@COMMIT-SHA" in path.read_text(encoding="utf-8")
+               for path in (GITHUB_WORKFLOW, GITHUB_SITE))
 
 
 # --- the site and badge example -----------------------------------------------------------------------------------
@@ -367,4 +371,4 @@ def test_the_site_example_builds_the_html_report_and_the_badge_from_the_action_s
         assert 0 == ran.exit_code, ran.output
     badge = json.loads((tmp_path / "vale-oracle-site" / "badge.json").read_text(encoding="utf-8"))
     site = tmp_path / "vale-oracle-site"
-    assert (True, "1/1 checked · 1 pass") == ((site / "index.html").is_file(), badge["message"])
+    assert (True, "1/1 pass") == ((site / "index.html").is_file(), badge["message"])

@@ -10,7 +10,7 @@ import pytest
 
 def oracle(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "oracle.cli.app", *args], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-P", "-m", "oracle.cli.app", *args], capture_output=True, text=True, timeout=120, check=False
     )
 
 

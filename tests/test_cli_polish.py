@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from oracle.cli.app import app
 from oracle.cli.check import default_jobs
 from oracle.core.faults import ImplError
+from oracle.core.impl_forms import IMPL_FORMS, IMPL_HELP
 from oracle.engines.connect import import_factory
 from oracle.run.request import CheckRequest, ReportTargets
 from oracle.scenarios.loader import default_dir, display_path
@@ -99,6 +100,27 @@ def test_option_metavars_read_as_words(command: list[str]) -> None:
 def test_check_help_lists_the_suite_names() -> None:
     text = runner.invoke(app, ["check", "--help"], env={"COLUMNS": "200"}).stdout
     assert all(name in text for name in ("setup", "random-play", "roundtrip", "scenarios", "z3", "invariants"))
+
+
+def impl_helps() -> dict[str, str]:
+    """The help of ``--impl`` in every command that has the option, by the command's words."""
+    helps: dict[str, str] = {}
+    for path in command_paths():
+        command = typer.main.get_command(app)
+        for word in path:
+            command = command.commands[word]  # type: ignore[attr-defined]
+        for parameter in command.params:
+            if "--impl" in getattr(parameter, "opts", ()):
+                helps[" ".join(path)] = getattr(parameter, "help", "")
+    return helps
+
+
+def test_every_impl_option_names_every_engine_form_from_one_declaration() -> None:
+    helps = impl_helps()
+    assert ({"check", "fuzz", "play", "z3 conform"}, {IMPL_HELP}) == (set(helps) - {"serve"},
+                                                                      {helps[c] for c in helps if c != "serve"})
+    text = runner.invoke(app, ["check", "--help"], env={"COLUMNS": "300"}).stdout
+    assert [] == [form.written for form in IMPL_FORMS if form.written not in text]
 
 
 # ---------------------------------------------------------------------------------------------- did you mean
@@ -272,7 +294,7 @@ def _check_report(tmp_path: Path, jobs: str) -> list[tuple[str, str, str]]:
     # Every suite but z3 (whose rows are the slowest units and add nothing the others do not: units of unequal
     # length finishing out of order), with one random game per player count: still over 400 units.
     # --budget-scale 1: the two runs compare outcomes, so neither measures its own budget scale.
-    subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report),
+    subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", "--jobs", jobs, "--report-json", str(report),
                     "--suite", "setup,random-play,roundtrip,scenarios,invariants", "--games", "1",
                     "--budget-scale", "1"],
                    check=True, capture_output=True)

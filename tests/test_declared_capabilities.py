@@ -24,7 +24,7 @@ from vale_fixtures import declares_legal_actions_unsupported as contradiction
 from vale_fixtures.bad_handshakes import BAD_FIELDS
 
 CONTRADICTION = "vale_fixtures.declares_legal_actions_unsupported"
-SERVED_CONTRADICTION = f"cmd:{sys.executable} -m oracle.cli.app serve --impl {CONTRADICTION}"
+SERVED_CONTRADICTION = f"cmd:{sys.executable} -P -m oracle.cli.app serve --impl {CONTRADICTION}"
 
 
 class RefusesLoad(ReferenceEngine):
@@ -119,7 +119,7 @@ def test_a_handshake_breaking_the_schema_is_refused_naming_the_field(factory: st
 
 
 def test_oracle_check_refuses_a_bad_handshake_in_one_located_line_exit_2() -> None:
-    run = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup",
+    run = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", "--suite", "setup",
                           "--impl", "vale_fixtures.bad_handshakes:engine_object"],
                          capture_output=True, text=True, timeout=120, check=False)
     assert 2 == run.returncode, run.stdout[-500:]

@@ -65,6 +65,15 @@ def test_fixture_engine_is_caught_by_random_play_with_its_rule_id(impl: str, rul
     assert {rule} == {r for result in results if not result.outcome.ok for r in result.rules}
 
 
+@pytest.mark.parametrize(("impl", "rule"), sorted(CAUGHT_IN_PLAY.items()))
+def test_fixture_is_caught_by_random_play_where_the_listing_judges_every_decision(impl: str, rule: str) -> None:
+    """At legal-set share 1 (the listing cheaper than the probes, issue 36 item 10) no decision is judged by
+    try_actions, yet a declared try_actions is still asked once per kind of decision and held to its apply."""
+    results = run_check(EngineUnderTest.load(impl, timeout=CALL_SECONDS),
+                        CheckOptions(games=1, players=(2,), legal_share=1.0), ["random-play"])
+    assert {rule} == {r for result in results if not result.outcome.ok for r in result.rules}
+
+
 def test_fixture_declares_the_rule_it_breaks() -> None:
     import importlib
 

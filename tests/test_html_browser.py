@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from oracle.core.rules import rules
 from oracle.engines.connect import EngineUnderTest
 from oracle.reports import RunInfo, write_json
 from oracle.reports.html.site import build_site
@@ -263,3 +264,45 @@ def test_an_engines_page_shows_its_history_and_the_drop(browser: Any, history_si
     rows[2].find_element("css selector", "details summary").click()
     assert "PAY-3" in rows[2].find_element("css selector", "details").text
     assert [] == _errors(browser)
+
+
+FIVE_ENGINES = ("Alpha rules engine", "Beta engine of the vale", "Gamma", "Delta, the fourth engine", "Epsilon")
+LONG_IMPL = "cmd:node /home/someone/projects/vale-of-eternity-engine/adapters/oracle-adapter.mjs --state-store memory"
+
+
+@pytest.fixture(scope="module")
+def five_site(site: Path) -> Path:
+    """A site of five engines: the three reports of :func:`site` and two more, each under its own engine name and
+    a long ``cmd:`` --impl, as a CI matrix of real engines gives; the last has a check that cites no rule."""
+    runs = site.parent / "five"
+    runs.mkdir()
+    reports = [json.loads((site.parent / f"{impl}.json").read_text(encoding="utf-8")) for impl in IMPLS]
+    for n, (name, data) in enumerate(zip(FIVE_ENGINES, [*reports, reports[1], reports[2]], strict=True)):
+        data = json.loads(json.dumps(data))
+        data["run"]["engine"].update(name=name, impl=f"{LONG_IMPL} --seat {n}")
+        if n == len(FIVE_ENGINES) - 1:
+            data["results"][0]["rules"] = []
+            data["results"][0].pop("blamed_rule", None)
+        (runs / f"engine-{n}.json").write_text(json.dumps(data), encoding="utf-8")
+    build_site([runs], site.parent / "five-site")
+    return site.parent / "five-site"
+
+
+def test_the_matrix_header_counts_the_catalogue_s_rules(browser: Any, five_site: Path) -> None:
+    browser.get((five_site / "index.html").as_uri())
+    meta = browser.find_element("css selector", "header p.meta").text
+    exercised = browser.find_element("css selector", "#implementations tbody tr td:nth-child(6)").text
+    assert (f"{len(rules())} rules", f"of {len(rules())}") == (
+        next(part.strip() for part in meta.split("·") if part.strip().endswith(" rules")),
+        exercised[exercised.index("of"):].split(" (")[0].strip())
+
+
+def test_at_1400_pixels_every_engine_and_column_of_five_fits_the_window(browser: Any, five_site: Path) -> None:
+    browser.set_window_size(1400, 1000)
+    browser.get((five_site / "index.html").as_uri())
+    beyond: list[str] = browser.execute_script(
+        "const width = document.documentElement.clientWidth;"
+        "return [...document.querySelectorAll('#implementations th, #implementations td, #rule-matrix thead th')]"
+        ".filter(cell => cell.getBoundingClientRect().right > width + 1).map(cell => cell.textContent.slice(0, 40))")
+    rows = _visible_rows(browser, "implementations")
+    assert ([], len(FIVE_ENGINES)) == (beyond, len(rows))

@@ -48,7 +48,7 @@ NEW_GAME_SCENARIOS = ("SETUP-new-game-two-players", "SETUP-new-game-three-player
 
 def _check(tmp_path: Path, *args: str) -> tuple[int, dict[str, object]]:
     report = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", *args, "--report-json", str(report)],
+    done = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", *args, "--report-json", str(report)],
                           capture_output=True, text=True, timeout=300, check=False)
     return done.returncode, json.loads(report.read_text(encoding="utf-8"))
 

@@ -83,6 +83,8 @@ NOT_REACHED: dict[str, str] = {
 }
 NOT_WRITABLE: dict[str, str] = {
     "negative_stone_counts": "less than the minimum of 0",
+    "event_of_unknown_type": "not one it must not",
+    "fake_points_event": "not one it must not",
 }
 """Fixtures whose counterexample a scenario file cannot hold, and the reason the scenario schema gives (a stone count
 below zero)."""

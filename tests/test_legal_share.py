@@ -3,10 +3,15 @@ share is set, and that the fixtures breaking legality are still caught at the sm
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from oracle.cli.app import app
+from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import on_engine_cost
@@ -59,6 +64,59 @@ def test_a_costly_listing_gets_the_smallest_share_and_a_cheap_one_the_default() 
 
 def test_a_listing_a_few_times_a_step_gets_a_share_between() -> None:
     assert 0.12 == LegalShare.of(0.004, 0.001).share
+
+
+# ---------------------------------------------------------------------- listing or probing (issue 36, item 10)
+
+
+def test_a_listing_no_dearer_than_a_try_actions_of_the_probes_judges_every_decision() -> None:
+    chosen = LegalShare.of(0.001, 0.004, trying_seconds=0.002)
+    assert (1.0, ShareSource.MEASURED) == (chosen.share, chosen.source)
+    assert ("legal-set share 1 (measured: a listing took 1.000 ms, a step 4.000 ms, a try_actions of the probes "
+            "2.000 ms: every decision is judged by the listing, the cheaper; --legal-share 1 reproduces it)") \
+        == chosen.text()
+
+
+def test_a_listing_dearer_than_the_probes_keeps_the_share_and_says_the_probes_are_cheaper() -> None:
+    chosen = LegalShare.of(0.004, 0.001, trying_seconds=0.002)
+    assert 0.12 == chosen.share
+    assert "a try_actions of the probes 2.000 ms; the others by try_actions, the cheaper" in chosen.text()
+
+
+SLOW_PROBES = """
+import time
+
+from oracle.reference import ReferenceEngine
+
+
+class SlowProbes(ReferenceEngine):
+    \"\"\"The reference, its listing cheap and its try_actions dear, as the Node kit's save-apply-restore is.\"\"\"
+
+    def try_actions(self, candidates):
+        time.sleep(0.002)
+        return super().try_actions(candidates)
+
+
+def create():
+    return SlowProbes()
+"""
+
+
+def test_an_engine_listing_cheaper_than_it_probes_is_asked_try_actions_only_once_per_kind_in_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The oracle measures both ways of judging a decision where the engine declares both, and plays by the
+    cheaper: here the listing, so random play asks try_actions only once per kind of decision in each game (to hold
+    it to its apply), not at half the decisions, and the report says why."""
+    (tmp_path / "slow_probes.py").write_text(SLOW_PROBES, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    report = tmp_path / "report.json"
+    done = CliRunner().invoke(app, ["check", "--impl", "slow_probes", "--suite", "random-play", "--games", "1",
+                                    "-j", "1", "--report-json", str(report)])
+    run = json.loads(report.read_text(encoding="utf-8"))["run"]
+    asked = {m["method"]: m["calls"] for m in run["engine_costs"]["methods"]}
+    games = len(json.loads(report.read_text(encoding="utf-8"))["results"])
+    assert (1.0, True) == (run["legal_share"], asked["try_actions"] <= games * len(DecisionKind)), done.stdout
+    assert "every decision is judged by the listing, the cheaper" in done.stdout
 
 
 @pytest.mark.parametrize("share", [0.0, 0.01, 1.5, float("nan")])

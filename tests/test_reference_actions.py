@@ -34,7 +34,7 @@ def _full_area() -> ReferenceEngine:
 def _action(kind: str, player: int, card: object, payment: object) -> JSON:
     action: JSON = {"type": kind, "player": player}
     if card is not None:
-        action["card"] = cid(card) if card in ("Imp", "Hydra", "Troll") else card
+        action["card"] = cid(card) if isinstance(card, str) and card in ("Imp", "Hydra", "Troll") else card
     if payment is not None:
         action["payment"] = payment
     return action

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from oracle.scenarios.loader import default_dir, load_dir, load_file, parse_text, select
-from oracle.scenarios.locate import key_lines, line_of
+from oracle.scenarios.locate import key_lines, line_of, plain_lines
 from oracle.scenarios.model import ScenarioError
 
 GOOD = """\
@@ -179,6 +179,38 @@ def test_key_lines_follow_tables_arrays_and_inline_values() -> None:
     assert expected == {k: lines[k] for k in expected}
     expected_line = lines[("steps", 2, "expect", "players", 0)]
     assert expected_line == line_of(lines, ("steps", 2, "expect", "players", 0, "nothing", "here"))
+
+
+def test_plain_lines_agree_with_key_lines_on_every_bundled_file_they_place() -> None:
+    import tomllib
+
+    from oracle.scenarios.loader import scenario_files
+
+    disagree, placed = [], 0
+    for path in scenario_files(default_dir()):
+        text = path.read_text(encoding="utf-8")
+        plain = plain_lines(text)
+        if plain is None:
+            continue
+        placed += 1
+        full = key_lines(text)
+        steps = len(tomllib.loads(text)["steps"])
+        for key in [("id",), ("expect_end",), *(("steps", n) for n in range(steps))]:
+            if line_of(plain, key) != line_of(full, key):
+                disagree.append(f"{path.name} {key}")
+    assert ([], True) == (disagree, placed > 400)
+
+
+def test_plain_lines_leave_any_other_layout_to_key_lines() -> None:
+    others = [
+        'id = "X"\nnote = """\n[[steps]]\n"""\n',
+        'id = "X"\nsteps = [ { do = {} } ]\n',
+        'id = "X"\n[[steps]]\n[steps.expect]\nround = 1\n',
+        '"id" = "X"\n',
+        'title = "t"\n[given]\nid = "X"\n',
+        'id = "X"\n[[ steps ]]\n',
+    ]
+    assert [None] * len(others) == [plain_lines(text) for text in others]
 
 
 # ---------------------------------------------------------------------- the quick check

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
+from oracle.core.faults import REFUSED_POSITIONS
 from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import POSITION_REFUSED, CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.reference import ReferenceEngine
 from oracle.reports.causes import group_causes
@@ -252,10 +253,13 @@ def test_an_engine_without_load_is_unsupported() -> None:
     assert Outcome.UNSUPPORTED == run(SUMMON_OK, NoLoad).outcome
 
 
-def test_an_engine_declaring_load_and_refusing_it_breaks_PROTO_2() -> None:
+def test_an_engine_declaring_load_and_refusing_the_scenarios_position_is_unsupported_for_it() -> None:
+    """Issue 36, item 10: a refused position is a check that cannot run, for one reason; the lie of a ``load`` that
+    refuses the engine's own snapshots is caught by the round trip (tests/test_position_refused.py)."""
     result = run(SUMMON_OK, LoadNotImplemented)
-    assert (Outcome.ERROR, True) == (result.outcome, "PROTO-2" in result.rules)
-    assert "declares the capability 'load'" in result.message
+    assert (Outcome.UNSUPPORTED, False, True) == (result.outcome, "PROTO-2" in result.rules,
+                                                  result.details.get(POSITION_REFUSED))
+    assert REFUSED_POSITIONS in result.message
 
 
 class BaseOnly(ReferenceEngine):

@@ -56,7 +56,7 @@ def test_each_rule_breaking_fixture_must_be_caught_with_its_declared_rules() -> 
     caught = [plan for plan in plans() if plan.expect is Expect.CAUGHT]
     assert caught, "no plan expects a fixture to be caught"
     for plan in caught:
-        engine = importlib.import_module(plan.impl).create()
+        engine = importlib.import_module(plan.impl.split(":")[0]).create()
         assert broken_rules(engine) == plan.rules
         narrowed = [plan.args[i + 1] for i, arg in enumerate(plan.args) if arg == "--rule"]
         assert narrowed in (list(plan.rules), []), plan.name  # by its rules, or by its own SELFTEST_ARGS selection
@@ -109,6 +109,25 @@ def test_fault_fixtures_and_the_minimal_adapter() -> None:
     assert (Expect.FAULT_EXIT, EXIT_BAD_INPUT) == (by_name["import_fails"].expect, FAULTS["import_fails"].exit_code)
     assert Expect.PASSES == by_name["minimal_adapter"].expect
     assert Expect.CLEAN == by_name[REFERENCE].expect
+
+
+FORGED_EVENTS = {"event_of_unknown_type": "PROTO-2", "fake_points_event": "SELL-1",
+                 "missing_marker_event": "HUNT-2", "wrong_tamer_event": "TAME-1"}
+
+
+def test_each_forged_events_fixture_is_caught_by_the_lockstep_with_and_without_load() -> None:
+    by_name = {p.name: p for p in plans()}
+    for name, rule in FORGED_EVENTS.items():
+        for run in (name, f"{name}:without_load"):
+            plan = by_name[run]
+            assert (f"vale_fixtures.{run}", Expect.CAUGHT, (rule,), ("--suite", "invariants")) == \
+                (plan.impl, plan.expect, plan.rules, plan.args)
+
+
+def test_only_a_module_with_a_without_load_factory_gets_a_run_without_load() -> None:
+    names = {p.name for p in plans()}
+    assert "superfluous_payment:without_load" not in names
+    assert {f"{name}:without_load" for name in FORGED_EVENTS} <= names
 
 
 def test_a_fault_may_name_one_factory_of_a_module(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ from oracle.engines.wire.connection import Connection
 from oracle.engines.wire.settings import current_settings
 from tests.helpers import CALL_SECONDS
 
-SERVE = [sys.executable, "-m", "oracle.cli.app", "serve"]
+SERVE = [sys.executable, "-P", "-m", "oracle.cli.app", "serve"]
 REQUESTS = [
     {"id": 1, "method": "handshake"},
     {"id": 2, "method": "new_game", "params": {"setup": new_setup(2, 1)}},

@@ -34,7 +34,7 @@ from vale_fixtures.stalls_before_handshake import MARKER_ENV
 STALLS_IN_PROCESS = "vale_fixtures.stalls_before_handshake"
 STALLS_ON_THE_WIRE = f"cmd:{sys.executable} -m vale_fixtures.wire.stalls_before_handshake"
 SLOW_IN_PROCESS = "vale_fixtures.hostile:slow"
-SERVED_ON_THE_WIRE = f"cmd:{sys.executable} -m oracle.cli.app serve"
+SERVED_ON_THE_WIRE = f"cmd:{sys.executable} -P -m oracle.cli.app serve"
 STEP_SUMMARY_BEFORE = "## Build\n\nok\n"
 WAIT = 120.0
 """Seconds a test waits for a definite moment of the run (wide: the machine may be loaded)."""
@@ -77,7 +77,7 @@ class Reports:
 
 
 def start_check(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "oracle.cli.app", "check", *args], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-P", "-m", "oracle.cli.app", "check", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
 
 
@@ -228,7 +228,7 @@ def test_markdown_append_adds_the_whole_summary_in_one_write(tmp_path: Path,
 
 def test_a_report_that_cannot_be_written_at_the_end_keeps_the_verdict_and_exits_5(tmp_path: Path) -> None:
     report, summary = tmp_path / "r.json", tmp_path / "s.md"
-    done = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup", "--junit-xml",
+    done = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", "--suite", "setup", "--junit-xml",
                            "/dev/full", "--report-json", str(report), "--markdown", str(summary)],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=WAIT, check=False)
     assert 5 == done.returncode, done.stdout

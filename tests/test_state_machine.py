@@ -107,7 +107,7 @@ def test_the_failure_is_saved_as_a_scenario_the_reference_passes(pytester: pytes
     title = tomllib.loads(saved[0].read_text(encoding="utf-8"))["title"]
     assert re.match(r"^LIMIT-1: the engine asks action of p\d where the reference asks keep_stones of p\d \(limit 4\), "
                     r"on \w+ .*, after \d+ steps$", title), title
-    check = pytester.run(sys.executable, "-m", "oracle.cli.app", "check", "--impl", "oracle.reference",
+    check = pytester.run(sys.executable, "-P", "-m", "oracle.cli.app", "check", "--impl", "oracle.reference",
                          "--scenarios", str(found), "--suite", "scenarios")
     assert 0 == check.ret
 

@@ -31,7 +31,7 @@ FAULTY = "random-play/4p/seed-1"
 def oracle_check(tmp_path: Path, *args: str, timeout: float = 240) -> tuple[int, str, str, JSON]:
     """Run ``oracle check`` in its own process; its exit code, output, and the JSON report it wrote."""
     report = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", *args, "--report-json", str(report)],
+    done = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", *args, "--report-json", str(report)],
                           capture_output=True, text=True, timeout=timeout, check=False)
     data = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
     return done.returncode, done.stdout, done.stderr, data
@@ -160,7 +160,7 @@ def test_a_z3_row_cut_short_by_its_budget_is_incomplete(tmp_path: Path) -> None:
 
 
 def _start(tmp_path: Path, *args: str) -> subprocess.Popen[str]:
-    process = subprocess.Popen([sys.executable, "-m", "oracle.cli.app", "check", *args], stdout=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-P", "-m", "oracle.cli.app", "check", *args], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     assert process.stdout is not None
     header = process.stdout.readline()

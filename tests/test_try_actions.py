@@ -141,7 +141,7 @@ def test_probing_an_engine_without_legal_actions_takes_one_try_actions_batch() -
 
 
 def test_a_served_engine_judges_over_the_wire_and_keeps_what_it_looked_ahead() -> None:
-    engine = wire_factory(f"cmd:{sys.executable} -m oracle.cli.app serve --impl oracle.reference")()
+    engine = wire_factory(f"cmd:{sys.executable} -P -m oracle.cli.app serve --impl oracle.reference")()
     engine.new_game(new_setup(2, 1))
     assert "try_actions" in engine.handshake()["capabilities"]
     engine.apply(engine.legal_actions()[0])

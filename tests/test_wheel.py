@@ -159,7 +159,7 @@ def test_an_installed_wheel_runs_the_same_checks_from_another_folder_and_every_r
     elsewhere, other = tmp_path / "elsewhere", tmp_path / "other"
     elsewhere.mkdir()
     other.mkdir()
-    wheel_oracle, editable = [str(installed / "bin" / "oracle")], [sys.executable, "-m", "oracle.cli.app"]
+    wheel_oracle, editable = [str(installed / "bin" / "oracle")], [sys.executable, "-P", "-m", "oracle.cli.app"]
     machine = [place for place in (str(ROOT), str(installed), str(tmp_path), sys.prefix, sys.base_prefix,
                                    str(Path.home())) if len(Path(place).parts) > 1]
 

@@ -34,7 +34,7 @@ from oracle.suites.registry import CheckOptions
 from tests.helpers import CALL_SECONDS
 from vale_fixtures.minimal_adapter import MinimalAdapter
 
-SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
+SERVE = f"cmd:{sys.executable} -P -m oracle.cli.app serve"
 
 
 def served(impl: str) -> str:
@@ -125,7 +125,7 @@ def test_the_server_offers_observe_only_for_engines_of_1_1() -> None:
 
 
 def test_an_engine_of_protocol_3_is_refused_in_one_line() -> None:
-    run = subprocess.run([sys.executable, "-m", "oracle.cli.app", "check", "--impl",
+    run = subprocess.run([sys.executable, "-P", "-m", "oracle.cli.app", "check", "--impl",
                           f"cmd:{sys.executable} -m vale_fixtures.wire.speaks_3_0", "--suite", "setup"],
                          capture_output=True, text=True, timeout=60, check=False)
     assert 2 == run.returncode

@@ -19,6 +19,8 @@ HOSTILE = {
     "non_json_in_decision": (Outcome.ERROR, "decision", "not JSON: 'DEBUG: computing"),
     "wrong_id_in_apply": (Outcome.ERROR, "apply", "answered with id"),
     "overlong_line_in_legal_actions": (Outcome.ERROR, "legal_actions", "(the maximum is 4194304)"),
+    "deep_json_in_legal_actions": (Outcome.ERROR, "legal_actions",
+                                   "wrote a line of JSON nested deeper than the JSON parser can follow"),
     "silent_in_decision": (Outcome.TIMEOUT, "decision", "no answer within 3 s"),
 }
 

@@ -37,7 +37,7 @@ from tests.shared_runs import checked
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "adapters" / "node" / "jsonrpc-example"
-SERVE = f"{sys.executable} -m oracle.cli.app serve"
+SERVE = f"{sys.executable} -P -m oracle.cli.app serve"
 JSONRPC_ONLY = f"{sys.executable} -m vale_fixtures.wire.jsonrpc_only"
 ALL = os.environ.get("VALE_ORACLE_WIRE_ALL", "") == "1"
 

@@ -18,7 +18,7 @@ from tests.helpers import CALL_SECONDS
 from tests.test_fixtures_caught import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[1]
-SERVE = f"cmd:{sys.executable} -m oracle.cli.app serve"
+SERVE = f"cmd:{sys.executable} -P -m oracle.cli.app serve"
 ALL = os.environ.get("VALE_ORACLE_WIRE_ALL", "") == "1"
 REPRESENTATIVE = ("vale_fixtures.superfluous_payment", "vale_fixtures.no_holding_limit",
                   "vale_fixtures.same_artifact_twice")

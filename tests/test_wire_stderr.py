@@ -24,7 +24,7 @@ from oracle.engines.wire.channel import (
 from tests.helpers import CALL_SECONDS
 
 FIXTURES = "vale_fixtures.wire"
-CHECK = [sys.executable, "-m", "oracle.cli.app", "check", "--suite", "setup"]
+CHECK = [sys.executable, "-P", "-m", "oracle.cli.app", "check", "--suite", "setup"]
 DRAIN_CPU_SECONDS = 0.5
 """Draining 4 MB in large reads costs milliseconds of CPU; one byte per system call cost seconds."""
 

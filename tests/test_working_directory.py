@@ -4,6 +4,7 @@ in-process or a ``cmd:`` engine, while ``--impl myadapter`` from the adapter's o
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import sys
@@ -58,3 +59,34 @@ def test_a_cmd_engine_inherits_the_environment_without_pythonsafepath(tmp_path: 
                          "sys.exit(serve_stdio(create))")
     run = _check(tmp_path, f"cmd:{sys.executable} -P -c {shlex.quote(refuses_safe_path)}")
     assert EXIT_OK == run.returncode, run.stdout + run.stderr
+
+
+# ---------------------------------------------------------------------------------------------- the commands we offer
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+OFFERED = ("README.md", "action.yml", "docs", "oracle/kits", "adapters", "ci", "tests")
+"""Where the project offers a command that starts the oracle: the docs, the kits, the adapters, CI and the tests."""
+BARE_M = re.compile(r"""(?:python3?|executable)\}?["']?,?\s*["']?-m["']?,?\s*["']?oracle""")
+"""``python3 -m oracle.cli``, ``[sys.executable, "-m", "oracle…"]``, ``["python3", "-m", "oracle…"]``: an interpreter
+started on an oracle module with nothing (``-P`` or ``-I``) keeping the working directory off the module path."""
+
+
+def _offered_files() -> list[Path]:
+    found: list[Path] = []
+    for name in OFFERED:
+        where = REPOSITORY / name
+        files = [where] if where.is_file() else sorted(p for p in where.rglob("*") if p.is_file())
+        found += [p for p in files if "node_modules" not in p.parts and p.suffix in TEXT_SUFFIXES]
+    return found
+
+
+TEXT_SUFFIXES = frozenset({".md", ".yml", ".yaml", ".py", ".mjs", ".cjs", ".js", ".json", ".toml", ".sh", ""})
+
+
+def test_no_doc_kit_or_test_starts_the_oracle_with_a_bare_dash_m() -> None:
+    """Issue 36, item 9: ``python3 -m oracle.cli`` imports from the working directory first, so every command the
+    project offers starts the oracle by its entry point (``oracle``) or with ``-P`` / ``-I``."""
+    bare = [f"{path.relative_to(REPOSITORY)}:{n}: {line.strip()}" for path in _offered_files()
+            for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+            if BARE_M.search(line) and path.name != Path(__file__).name]
+    assert [] == bare

@@ -22,6 +22,7 @@ round trip, a replay) and a fault of the reference switch their check off instea
 from __future__ import annotations
 
 import dataclasses
+import random
 import shlex
 import time
 from collections.abc import Callable, Iterator
@@ -32,18 +33,20 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from unittest import mock
 
 from oracle.core.causes import CAUSE_KEY
-from oracle.core.faults import EngineFault
+from oracle.core.faults import EngineFault, PositionRefused
 from oracle.core.json_types import JSON
 from oracle.core.protocol import SHUFFLES_INSIDE
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject
+from oracle.engines.play import new_setup
 from oracle.scenarios.blame import MIN_REPLAY_SECONDS, StepKind, TraceStep, first_divergence
 from oracle.scenarios.blame import Trace as ReplayTrace
 from vale_invariants.catalog import ALL_NAMES, ENGINE_FAULT, INVARIANTS, LOCKSTEP, REFERENCE_FAULT, describe
 from vale_invariants.forcing import force_missing_kinds, unprobed
 from vale_invariants.game import GameRunner, GameSettings, ReplayChooser, Stats
 from vale_invariants.game_guards import GUARDS
+from vale_invariants.game_position import random_position
 from vale_invariants.trace import Divergence, Failure, Signature, Violation
 
 if TYPE_CHECKING:
@@ -322,8 +325,8 @@ def _no_local_constants() -> Iterator[None]:
     of the loaded local modules into some draws, so the same seed played different games in an editable
     checkout and in a wheel, or after another module was imported."""
     try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
+        from hypothesis.internal.conjecture import providers  # type: ignore[attr-defined, unused-ignore]
+        from hypothesis.internal.constants_ast import Constants  # type: ignore[import-not-found, unused-ignore]
     except ImportError:  # a Hypothesis from before local constants
         yield
         return
@@ -532,7 +535,7 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
             report.unsupported[name] = f"the engine supports none of the player counts {list(config.players)}"
         report.seconds = time.perf_counter() - started
         return report
-    positions = config.positions and handshake.can("load")
+    positions = config.positions and handshake.can("load") and loads_positions(subject, players[0], config.seed)
     modes = tuple(m for m, declared in (("base", True), ("expansion", handshake.expansion),
                                         ("artifacts", handshake.artifacts)) if declared and m in config.modes)
     if not modes:
@@ -579,6 +582,20 @@ def run_fuzz(factory: Callable[[], Any], impl: str, config: FuzzConfig, progress
     _force(report, factory, impl, players, known, positions, modes, deadline)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def loads_positions(subject: Subject, players: int, seed: int) -> bool:
+    """Whether the engine loads a random position the fuzz builds: one whose ``load`` refuses it
+    (:class:`~oracle.core.faults.PositionRefused`) plays new games only, rather than ending the run on a protocol
+    error (issue 36, item 10). Any other fault is left to the games to find."""
+    rng = random.Random(f"positions-{seed}")
+    try:
+        subject.load_position(random_position(new_setup(players, seed, first_player=0), rng.randint))
+    except PositionRefused:
+        return False
+    except EngineFault:
+        return True
+    return True
 
 
 def _force(report: FuzzReport, factory: Callable[[], Any], impl: str, players: tuple[int, ...], known: Known,

@@ -127,7 +127,7 @@ class GameRunner(InvariantChecks, Probes, DecisionGuards, LockstepComparison):
                 raise self.fault(ENGINE_FAULT.name, fault, step) from None
             self._check_step(snapshot, action, after, pending_after, step)
             if self.reference is not None:
-                self._compare_after(action, snapshot, after, pending_after, step)
+                self._compare_after(action, snapshot, after, pending_after, step, result["events"])
                 if self.reloaded:
                     after, pending_after, undrivable = self._reread(step)
             self._roundtrip(after, step)

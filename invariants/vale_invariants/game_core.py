@@ -14,7 +14,7 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.core.results import Outcome
-from oracle.engines.harness import EngineTimeout, Subject, where_raised
+from oracle.engines.harness import EngineTimeout, Subject, raised_words
 from oracle.engines.legal_share import LegalSampler
 from oracle.reference import ReferenceEngine
 from vale_invariants.actions import Key
@@ -227,7 +227,7 @@ class _LeanSubject(Subject):
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
+            raise EngineFault("error", method, raised_words(exc)) from None
 
 
 class StopGame(Exception):

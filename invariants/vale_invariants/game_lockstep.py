@@ -7,8 +7,10 @@ from typing import Any
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.protocol import answer_is_ordered
+from oracle.engines.events import event_difference
 from oracle.engines.trial import first_disagreement, trial_actions
 from oracle.reference import ReferenceEngine
+from oracle.reference.rulings import Ruled
 from vale_invariants.catalog import LOCKSTEP
 from vale_invariants.game_core import dedupe_rules
 from vale_invariants.game_resync import Resynchronising
@@ -78,12 +80,17 @@ class LockstepComparison(Resynchronising):
         self._compare_legal(pending, implied, step)
 
     def _compare_after(self, action: JSON | None, before: JSON | None, after: JSON | None, pending: JSON | None,
-                       step: int) -> None:
+                       step: int, events: list[object] | None = None) -> None:
+        """After ``action`` (None: the start), which the engine accepted with ``events``: the reference applies it, and
+        the states, the pending decisions and (from an engine that declares ``events``) the events must agree."""
         if not self.on("LOCKSTEP"):
             return
         reference = self.reference
         assert reference is not None
         previous = self.reference_snapshot
+        compares_events = action is not None and events is not None and self.subject.handshake.can("events")
+        emitted: list[Ruled] = []
+        root = ""
         if action is not None:
             verdict = self._reference(step, "apply", lambda: reference.apply(action))
             if not verdict.get("accepted"):
@@ -93,11 +100,15 @@ class LockstepComparison(Resynchronising):
                                                        rules=dedupe_rules([str(rejection.get("rule", "")),
                                                                            "DEC-2"]))))
                 return
+            if compares_events:
+                account = reference.account
+                emitted, root = list(account.events), account.root
         if after is not None and self.subject.handshake.reshuffles_inside:
             adopted: Adopted = self._reference(step, "shuffle", lambda: adopt_reshuffles(reference, after))
             if adopted.fault is not None:
                 self._deck_fault(adopted.fault, step)
                 return
+            emitted.extend(adopted.events)
         expected = self._reference(step, "export", reference.export)
         self.reference_snapshot = expected
         expected_pending = reference.decision()
@@ -118,6 +129,13 @@ class LockstepComparison(Resynchronising):
             self.diverged(self._located(Divergence("decision", step, action, field=where, expected=expected_pending,
                                                    actual=pending, reference_snapshot=expected,
                                                    reference_decision=expected_pending, rules=rules)))
+            return
+        found = event_difference(events or [], emitted, root, self.subject.handshake.reshuffles_inside) \
+            if compares_events else None
+        if found is not None:
+            self.diverged(self._located(Divergence("events", step, action, field=found.field, expected=found.reference,
+                                                   actual=found.engine, reference_snapshot=expected,
+                                                   reference_decision=expected_pending, rules=(found.rule,))))
 
     def _deck_fault(self, fault: DeckFault, step: int) -> None:
         """DECK-1: the engine's own reshuffle did not hold exactly the discard pile (the adopted reshuffle is the

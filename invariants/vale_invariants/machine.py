@@ -85,7 +85,7 @@ class ValeMachine(RuleBasedStateMachine):
     """A directory to write each failure into as a scenario file (None: do not save)."""
     _saved: ClassVar[dict[str, Path]] = {}
 
-    TestCase = TrimmedTestCase()  # type: ignore[assignment]
+    TestCase = TrimmedTestCase()  # type: ignore[assignment, unused-ignore]  # typed only since Hypothesis 6.170.6
     """The machine as a ``unittest.TestCase``, its failures trimmed to the user's frames
     (:mod:`~vale_invariants.machine_report`)."""
 
@@ -153,18 +153,18 @@ class ValeMachine(RuleBasedStateMachine):
             except EngineFault as fault:
                 raise game.fault(ENGINE_FAULT.name, fault, self.step) from None
             before, self.snapshot, self.pending = self.snapshot, after, pending_after
-            self._compare(action, before, self.step)
+            self._compare(action, before, self.step, result["events"])
             self.last_step = (before, action)
             game.history.append(self.snapshot if self.snapshot is not None else self.pending)
 
-    def _compare(self, action: JSON | None, before: JSON | None, step: int) -> None:
+    def _compare(self, action: JSON | None, before: JSON | None, step: int, events: list[object] | None = None) -> None:
         """LOCKSTEP: the reference applies the same action, and both engines' snapshots and decisions must agree (the
         fuzzer's comparison, :meth:`~vale_invariants.game_lockstep.LockstepComparison._compare_after`; the legal
         actions are compared as the action is chosen)."""
         game = self.game
         if game.reference is None:
             return
-        game._compare_after(action, before, self.snapshot, self.pending, step)
+        game._compare_after(action, before, self.snapshot, self.pending, step, events)
         if game.reloaded:
             self.snapshot, self.pending, _ = game._reread(step)
 
@@ -278,7 +278,7 @@ def reported() -> bool:
     """Whether this run of the machine is the one Hypothesis reports (its final replay of the failing example), or
     a run outside Hypothesis."""
     try:
-        return current_build_context().is_final
+        return bool(current_build_context().is_final)
     except InvalidArgument:
         return True
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import unittest
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import TracebackType
@@ -83,6 +84,11 @@ def trimmed(error: BaseException) -> BaseException:
     return error
 
 
+run_machine_as_test: Callable[..., None] = run_state_machine_as_test
+"""Hypothesis's runner of a state machine as a test, typed for every Hypothesis the floor allows (it is annotated
+only from 6.170.6 on)."""
+
+
 class MachineTestCase(unittest.TestCase):
     """A machine as a ``unittest.TestCase`` (as Hypothesis's ``TestCase`` makes one), reporting a failure trimmed to
     the user's frames and notes; at ``Verbosity.debug`` untrimmed (Hypothesis, too, shows its own frames then)."""
@@ -93,7 +99,7 @@ class MachineTestCase(unittest.TestCase):
     def runTest(self) -> None:
         __tracebackhide__ = True
         try:
-            run_state_machine_as_test(self.machine, settings=self.settings)
+            run_machine_as_test(self.machine, settings=self.settings)
         except BaseException as error:
             if self.settings.verbosity >= Verbosity.debug:
                 raise

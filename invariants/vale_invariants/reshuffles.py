@@ -13,6 +13,7 @@ from oracle.core.fair_shuffle import ReshuffleSeen
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind
 from oracle.reference import ReferenceEngine
+from oracle.reference.rulings import Ruled
 from vale_invariants.lockstep import first_state_difference
 
 MOST_ORDERS_TRIED = 720
@@ -41,6 +42,8 @@ class Adopted:
 
     seen: tuple[ReshuffleSeen, ...] = ()
     fault: DeckFault | None = None
+    events: tuple[Ruled, ...] = ()
+    """The reference's events of the reshuffles, each with its rule: the engine returns them with the step's."""
 
 
 def shuffle_action(order: list[str]) -> JSON:
@@ -54,6 +57,7 @@ def adopt_reshuffles(reference: ReferenceEngine, after: JSON) -> Adopted:
     no order does, the engine's draw pile holding a card the discard pile did not, or its discard pile keeping a
     card of the reshuffle, is a fault of the reshuffle."""
     seen: list[ReshuffleSeen] = []
+    events: list[Ruled] = []
     reshuffled: list[str] = []
     order: list[str] = []
     while (pending := reference.decision()) is not None and pending.get("kind") == DecisionKind.SHUFFLE.value:
@@ -62,13 +66,14 @@ def adopt_reshuffles(reference: ReferenceEngine, after: JSON) -> Adopted:
         drawn = sorted(set(reshuffled) - set(pile))
         order = _order(reference, drawn, pile, after)
         reference.apply(shuffle_action(order))
+        events.extend(reference.account.events)
         seen.append(ReshuffleSeen(tuple(sorted(reshuffled)), frozenset(drawn), pile[-1] if pile else None))
     if not seen:
         return Adopted()
     expected = reference.export()
     if first_state_difference(expected, after) is None:
-        return Adopted(tuple(seen))
-    return Adopted(tuple(seen), _fault(reshuffled, order, expected, after))
+        return Adopted(tuple(seen), events=tuple(events))
+    return Adopted(tuple(seen), _fault(reshuffled, order, expected, after), tuple(events))
 
 
 def _order(reference: ReferenceEngine, drawn: list[str], pile: list[str], after: JSON) -> list[str]:

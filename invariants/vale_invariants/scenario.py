@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.json_types import JSON
+from oracle.core.path_names import bounded_name
 from oracle.core.protocol import answer_is_ordered
 from oracle.core.rules import rules as rules_catalogue
 from oracle.scenarios.writer import scenario_id, toml_text
 from vale_invariants.lockstep import DECISION_FIELDS, ORDERED
-from vale_invariants.trace import Divergence, Failure, compact, show_decision
+from vale_invariants.trace import AFTER_ACTION, Divergence, Failure, compact, show_decision
 
 MAX_LISTED = 3
 
@@ -128,6 +129,11 @@ def _final_steps(divergence: Divergence) -> list[JSON]:
         if decision is None:
             return []
         step = {"decision": decision, "note": note}
+    elif kind == "events":
+        if not isinstance(divergence.expected, dict):
+            raise NotExpressible("a scenario names the events a step must emit, not one it must not (the engine "
+                                 "emits an event the reference does not)")
+        step = {"events": [divergence.expected], "note": note}
     elif kind == "legal":
         step = {"note": note}
         if divergence.missing:
@@ -161,8 +167,8 @@ def _reject(rejection: JSON) -> JSON:
 
 
 def build_scenario(failure: Failure, impl: str, seed: int | None = None) -> JSON | None:
-    """The scenario for a failure's first divergence from the reference (None if there is none); ``seed``: the
-    ``oracle fuzz --seed`` of the run that found it, named in the title."""
+    """The scenario for a failure's first divergence from the reference (None if there is none; NotExpressible when
+    no scenario can say it); ``seed``: the ``oracle fuzz --seed`` of the run that found it, named in the title."""
     divergence = failure.divergence
     if divergence is None or not failure.trace.setup:
         return None
@@ -173,7 +179,7 @@ def build_scenario(failure: Failure, impl: str, seed: int | None = None) -> JSON
     if not final:
         return None
     steps: list[JSON] = []
-    if divergence.kind in ("state", "decision") and local > 0:
+    if divergence.kind in AFTER_ACTION and local > 0:
         steps = [{"do": _action(a)} for a in actions[: local - 1]]
         final[0] = {"do": _action(actions[local - 1]), **final[0]}
     else:
@@ -269,16 +275,17 @@ def pinned_rule(failure: Failure) -> str:
 def counterexample_name(failure: Failure) -> str:
     """``DEC-2-accepts-end_turn``: the rule, what the engine does against the reference and the type of the action
     it does it on; without a divergence, the rule and the invariant (``LIMIT-1-INV-LIMIT``). Never the ``--impl``
-    string."""
+    string. The engine chooses the action's type, so the name is bounded (:func:`bounded_name`: a long one is cut
+    and ends with a digest of the whole), and a file named after it fits a file system."""
     rule = pinned_rule(failure) or "no-rule"
     divergence = failure.divergence
     if divergence is None:
-        return scenario_id(f"{rule}-{failure.invariant}")
+        return bounded_name(scenario_id(f"{rule}-{failure.invariant}"))
     listed = divergence.extra or divergence.missing
     acted = divergence.action if divergence.action is not None else listed[0] if listed else None
     verdict = _ENGINE_DOES.get(divergence.kind, "accepts" if divergence.extra else "rejects")
     action = str(acted.get("type")) if acted is not None else "new_game"
-    return scenario_id(f"{rule}-{verdict}-{action}")
+    return bounded_name(scenario_id(f"{rule}-{verdict}-{action}"))
 
 
 def _digest(pinned: object) -> str:
@@ -323,10 +330,10 @@ def write_scenario(directory: Path, failure: Failure, impl: str, factory: Callab
     reference engine and fail on the engine under test (a difference that only ``new_game`` shows, for
     one, cannot be a scenario: a scenario starts by loading its position).
     """
-    scenario = build_scenario(failure, impl, seed)
-    if scenario is None:
-        return None, "no divergence from the reference to pin"
     try:
+        scenario = build_scenario(failure, impl, seed)
+        if scenario is None:
+            return None, "no divergence from the reference to pin"
         text = to_toml(scenario)
     except NotExpressible as exc:
         return None, str(exc)

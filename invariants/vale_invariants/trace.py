@@ -59,7 +59,8 @@ class Signature:
     The signature is the verdict pair, coarser than a report's cause, because one deviation shows in many places
     once the games go on past it: an engine that gives change ends in other stones, another score or another draw
     pile, after a summon, a removal or a price paid, depending on the cards in play. So a state or decision that
-    differs is one known cause, whatever differs (the run then looks for divergences of the other kinds); an
+    differs is one known cause, whatever differs (the run then looks for divergences of the other kinds), and so are
+    the events of an action that differ once the state and decision agree (``events``); an
     illegal answer accepted is known by the reference's rejection code and rule (a wrong kind of answer and a
     malformed payment are two causes); a rejection that changed the state by what changed (an engine that changes
     its state whenever it rejects is one cause whatever it rejects)."""
@@ -67,7 +68,7 @@ class Signature:
     verdict: Verdict
     code: str
     """The reference's rejection code (ACCEPTS), what changed (CHANGED_THEN_REJECTED: ``players[*].stones``), the
-    invariant's name (OTHER), else ''."""
+    invariant's name (OTHER), ``events`` for events that differ (DIFFERS), else ''."""
     rule: str
     """The blamed rule ('' for DIFFERS: which rule a difference points at depends on the cards in play)."""
 
@@ -77,9 +78,15 @@ class Signature:
 
 # The verdict of each divergence kind (``accepted``: the engine rejects what the reference accepts).
 DIVERGENCE_VERDICTS = {
-    "state": Verdict.DIFFERS, "decision": Verdict.DIFFERS, "legal": Verdict.ACCEPTS, "rejected": Verdict.ACCEPTS,
+    "state": Verdict.DIFFERS, "decision": Verdict.DIFFERS, "events": Verdict.DIFFERS, "legal": Verdict.ACCEPTS,
+    "rejected": Verdict.ACCEPTS,
     "probe": Verdict.ACCEPTS, "accepted": Verdict.REJECTS, "changed": Verdict.CHANGED_THEN_REJECTED,
 }
+
+
+AFTER_ACTION = ("state", "decision", "events")
+"""The divergence kinds seen after the engine accepted the action at ``step`` (the others are about the action
+itself)."""
 
 
 def changed_signature(field: str) -> Signature:
@@ -94,7 +101,8 @@ class Divergence:
 
     ``step`` is the number of trace actions applied before the point of divergence. ``kind`` is one of
     ``state`` (snapshots differ after ``action``), ``decision`` (pending decisions differ after ``action``),
-    ``legal`` (legal-action sets differ before the next action), ``rejected`` (the reference rejects
+    ``events`` (the events the engine returned with ``action`` differ, :mod:`oracle.engines.events`), ``legal``
+    (legal-action sets differ before the next action), ``rejected`` (the reference rejects
     ``action``, which the engine accepted), ``accepted`` (the reference accepts ``action``, which the engine
     rejected), ``probe`` (the engine accepted the illegal ``action`` the reference rejects) or ``changed`` (both
     reject ``action``, the reference with ``rejection``, the engine with ``engine_rejection``, but the engine's
@@ -128,14 +136,14 @@ class Divergence:
         if verdict is Verdict.CHANGED_THEN_REJECTED:
             return changed_signature(self.field)
         if verdict is Verdict.DIFFERS:
-            return Signature(verdict, "", "")
+            return Signature(verdict, "events" if self.kind == "events" else "", "")
         code = str((self.rejection or {}).get("code", "")) if verdict is Verdict.ACCEPTS else ""
         return Signature(verdict, code, self.rules[0] if self.rules else "")
 
     @property
     def cause(self) -> int:
         """The index of the trace action behind the divergence (for a set-up deviation, -1)."""
-        return self.step - 1 if self.kind in ("state", "decision") else self.step
+        return self.step - 1 if self.kind in AFTER_ACTION else self.step
 
     def describe(self) -> str:
         if self.kind == "state":
@@ -143,6 +151,10 @@ class Divergence:
         if self.kind == "decision":
             return (f"{_after(self.action)}, the pending decision differs ({self.field}): the reference asks "
                     f"{show_decision(self.expected)}, the engine {show_decision(self.actual)}")
+        if self.kind == "events":
+            return (f"{_after(self.action)}, the events differ ({self.field}): the reference emits "
+                    f"{_event_text(self.expected) if self.expected is not None else 'no such event'}, the engine "
+                    f"{_event_text(self.actual) if self.actual is not None else 'none'}")
         if self.kind == "legal":
             parts = []
             if self.missing:
@@ -235,6 +247,11 @@ class Violation(Exception):
 
 def _after(action: JSON | None) -> str:
     return "at the start of the game" if action is None else f"after {compact(action)}"
+
+
+def _event_text(event: Any) -> str:
+    text = json.dumps(event, sort_keys=True, default=repr) if isinstance(event, dict) else repr(event)
+    return text if len(text) <= 160 else f"{text[:159]}…"
 
 
 def show_decision(decision: Any) -> str:

@@ -1,4 +1,4 @@
-"""The ``oracle`` command line.
+"""The ``oracle`` command line: its sub-commands, each loaded from its own module only when it is the one run.
 
 Exit codes (:mod:`oracle.core.exits`): 0 everything passed (or failed as expected); 1 a check failed; 2 bad input
 (options, files, an engine that cannot be loaded); 3 a run that stopped early; 130/143 stopped by a signal.
@@ -6,33 +6,106 @@ Exit codes (:mod:`oracle.core.exits`): 0 everything passed (or failed as expecte
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import Annotated
+from collections.abc import Iterator, Mapping, MutableMapping
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 import typer
+import typer.main
+from typer.core import TyperGroup
+from typer.models import CommandInfo, TyperInfo
 
-from oracle.cli.check import check_command
-from oracle.cli.expectations import app as expectations_app
-from oracle.cli.fuzz import fuzz_command
-from oracle.cli.kit import kit_app
-from oracle.cli.report import report_app, selftest_command
-from oracle.cli.rulebook import rulebook_command
-from oracle.cli.rules import rules_command
-from oracle.cli.scenarios import app as scenarios_app
-from oracle.cli.serve import serve_command
-from oracle.cli.z3 import z3_app
-from oracle.core import versions
-from oracle.core.cards import CardDataError, catalogue
-from oracle.core.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, bad_input
-from oracle.core.faults import EngineFault, ImplError, describe_fault
-from oracle.core.model import Family
-from oracle.core.narrate import action_text, event_text
-from oracle.engines.connect import DEFAULT_IMPL, EngineUnderTest
-from oracle.engines.harness import Subject
-from oracle.engines.play import GameStuck, choose_action, new_setup
-from oracle.reports.data_json import cards_document, document_text
+from oracle.core.exits import EXIT_BAD_INPUT, EXIT_OK
+
+
+@dataclass(frozen=True)
+class SubCommand:
+    """A sub-command: the module and the name of its typer app or function, and the line ``oracle --help`` shows."""
+
+    module: str
+    attribute: str
+    short_help: str
+
+
+COMMANDS: Mapping[str, SubCommand] = {
+    "fuzz": SubCommand("oracle.cli.fuzz", "fuzz_command", "Fuzz an engine in lock-step with the reference."),
+    "selftest": SubCommand("oracle.cli.report", "selftest_command",
+                           "Check the oracle itself against its broken fixtures."),
+    "check": SubCommand("oracle.cli.check_command", "check_command", "Check an engine against the rules."),
+    "serve": SubCommand("oracle.cli.serve", "serve_command", "Serve an engine over the wire protocol on stdin/stdout."),
+    "rulebook": SubCommand("oracle.cli.rulebook", "rulebook_command", "Write the rulebook as a static site."),
+    "rules": SubCommand("oracle.cli.rules", "rules_command", "List the rules, as text or JSON."),
+    "cards": SubCommand("oracle.cli.cards", "cards_command", "List cards, optionally filtered."),
+    "play": SubCommand("oracle.cli.play", "play_command", "Play a game of random legal choices, step by step."),
+    "scenarios": SubCommand("oracle.cli.scenarios", "app", "Validate and read the scenario files."),
+    "z3": SubCommand("oracle.cli.z3", "z3_app", "Z3 models: proofs, engine conformance, boundary cases."),
+    "expectations": SubCommand("oracle.cli.expectations", "app", "Keep an expectations file current."),
+    "report": SubCommand("oracle.cli.report", "report_app", "Turn JSON reports into an HTML site or a badge."),
+    "kit": SubCommand("oracle.cli.kit", "kit_app", "Write an engine author's kit (Node.js)."),
+}
+"""Every sub-command by name, in the order ``oracle --help`` lists them."""
+
+
+def load_command(name: str, sub: SubCommand) -> typer.core.TyperCommand | TyperGroup:
+    """Import the sub-command's module and build its click command, as ``add_typer`` or ``command`` would."""
+    target = getattr(importlib.import_module(sub.module), sub.attribute)
+    if isinstance(target, typer.Typer):
+        return typer.main.get_group_from_info(
+            TyperInfo(target, name=name, short_help=sub.short_help),
+            pretty_exceptions_short=app.pretty_exceptions_short, suggest_commands=app.suggest_commands,
+            rich_markup_mode=app.rich_markup_mode)
+    command = typer.main.get_command_from_info(
+        CommandInfo(name=name, callback=target, short_help=sub.short_help),
+        pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode)
+    assert isinstance(command, typer.core.TyperCommand)
+    return command
+
+
+class LoadedWhenAsked(MutableMapping[str, Any]):
+    """The root's sub-commands by name: each named in :data:`COMMANDS` is built the first time it is looked up, so
+    ``oracle check`` imports the check and nothing else; listing the names loads none."""
+
+    def __init__(self) -> None:
+        self.loaded: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.loaded:
+            self.loaded[name] = load_command(name, COMMANDS[name])
+        return self.loaded[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self.loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self.loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from COMMANDS
+        yield from (name for name in self.loaded if name not in COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS) + sum(name not in COMMANDS for name in self.loaded)
+
+
+class Oracle(TyperGroup):
+    """The root command, whose sub-commands are :class:`LoadedWhenAsked`."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**{**settings, "commands": LoadedWhenAsked()})
+
+    def get_help_option(self, ctx: Any) -> Any:
+        """The root's ``--help``, False when not given (typer leaves it None, and reading None as a flag imports
+        pydantic, about 0.1 s of every sub-command's ``--help``)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.default = False
+        return option
+
 
 app = typer.Typer(
+    cls=Oracle,
     add_completion=False,
     no_args_is_help=True,
     rich_markup_mode=None,  # click's layout: at 80 columns the descriptions keep 44 (rich's table left them 19)
@@ -40,25 +113,12 @@ app = typer.Typer(
     help="Vale Oracle: check any implementation of The Vale of Eternity against the rules.",
 )
 
-app.add_typer(scenarios_app, name="scenarios", short_help="Validate and read the scenario files.")
-app.add_typer(z3_app, name="z3", short_help="Z3 models: proofs, engine conformance, boundary cases.")
-app.add_typer(expectations_app, name="expectations", short_help="Keep an expectations file current.")
-app.command("fuzz", short_help="Fuzz an engine in lock-step with the reference.")(fuzz_command)
-app.add_typer(report_app, name="report", short_help="Turn JSON reports into an HTML site or a badge.")
-app.command("selftest", short_help="Check the oracle itself against its broken fixtures.")(selftest_command)
-app.command("check", short_help="Check an engine against the rules.")(check_command)
-app.command("serve", short_help="Serve an engine over the wire protocol on stdin/stdout.")(serve_command)
-app.command("rulebook", short_help="Write the rulebook as a static site.")(rulebook_command)
-app.command("rules", short_help="List the rules, as text or JSON.")(rules_command)
-app.add_typer(kit_app, name="kit", short_help="Write an engine author's kit (Node.js).")
-
 
 def _print_version(value: bool) -> None:
     if value:
-        from oracle.scenarios.suite_digest import suite_digest
+        from oracle.cli.version import version_line
 
-        typer.echo(f"vale-oracle {versions.__version__} (protocol {versions.PROTOCOL_VERSION}, "
-                   f"suite {versions.SUITE_VERSION}, digest {suite_digest()})")
+        typer.echo(version_line())
         raise typer.Exit(EXIT_OK)
 
 
@@ -69,100 +129,10 @@ def _options(
 ) -> None:
     """Vale Oracle: check any implementation of The Vale of Eternity against the rules."""
 
-fail = bad_input
-
-
-@app.command("cards")
-def cards_command(
-    family: Annotated[str | None, typer.Option(help="fire, water, earth, wind or dragon")] = None,
-    cost: Annotated[int | None, typer.Option(help="only cards of this printed cost")] = None,
-    effect: Annotated[str | None, typer.Option(help="instant, permanent or active")] = None,
-    name: Annotated[str | None, typer.Option(help="name contains this text")] = None,
-    expansion: Annotated[bool, typer.Option(help="include the Artifacts expansion cards")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="print the cards as one JSON document "
-                                          "(oracle/schemas/cards.schema.json)")] = False,
-) -> None:
-    """List cards, optionally filtered."""
-    if family is not None and family not in {f.value for f in Family}:
-        raise fail(f"--family {family!r}: expected one of fire, water, earth, wind, dragon")
-    if effect is not None and effect not in ("instant", "permanent", "active"):
-        raise fail(f"--effect {effect!r}: expected instant, permanent or active")
-    chosen = [card for card in catalogue().in_sets(["base", "artifacts"] if expansion else ["base"])
-              if (not family or card.family.value == family) and (cost is None or card.cost == cost)
-              and (not effect or effect in {t.value for t in card.effect_types})
-              and (not name or name.casefold() in card.name.casefold())]
-    if as_json:
-        typer.echo(document_text(cards_document(chosen)), nl=False)
-        return
-    for card in chosen:
-        kinds = "/".join(sorted(t.value for t in card.effect_types))
-        typer.echo(f"{card.id:16} {card.name:20} {card.family.value:7} cost {card.cost:>2}  {kinds}")
-        for text in card.effects:
-            typer.echo(f"{'':18}{text.type.value}: {text.text}")
-    typer.echo(f"{len(chosen)} card(s)")
-
-
-def _load_subject(impl: str, timeout: float) -> Subject:
-    try:
-        return EngineUnderTest.load(impl, timeout).fresh()
-    except ImplError as exc:
-        raise fail(str(exc)) from None
-    except EngineFault as fault:
-        raise fail(f"--impl {impl}: {describe_fault(fault)}") from None
-
-
-@app.command("play", short_help="Play a game of random legal choices, step by step.")
-def play_command(
-    players: Annotated[int, typer.Option(help="number of players, 2 to 4")] = 2,
-    seed: Annotated[int, typer.Option(help="seed for the deck, the shuffles and every choice")] = 1,
-    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
-    timeout: Annotated[float, typer.Option(help="seconds allowed for each engine call")] = 5.0,
-    quiet: Annotated[bool, typer.Option(help="print only the result")] = False,
-    expansion: Annotated[bool, typer.Option(help="shuffle the 28 Artifacts cards into the deck")] = False,
-    artifacts: Annotated[bool, typer.Option(help="play with the expansion cards and the artifact tiles")] = False,
-) -> None:
-    """Play a full game with random legal choices and print it step by step."""
-    if not 2 <= players <= 4:
-        raise fail(f"--players {players}: the game is for 2 to 4 players")
-    subject = _load_subject(impl, timeout)
-    import random
-
-    setup = new_setup(players, seed, expansion=expansion, artifacts=artifacts)
-    rng = random.Random(f"play-{seed}")
-    step = 0
-    try:
-        for event in subject.new_game(setup):
-            _echo_event(event, quiet)
-        while (pending := subject.decision()) is not None:
-            step += 1
-            action = choose_action(subject, pending, rng)
-            result = subject.apply(action)
-            if not quiet:
-                typer.echo(f"  [{step}] {action_text(action)}")
-            if not result["accepted"]:
-                typer.echo(f"error: step {step}: the engine refused its own legal action: {result['rejection']}",
-                           err=True)
-                raise typer.Exit(EXIT_FAILED)
-            for event in result["events"]:
-                _echo_event(event, quiet)
-    except EngineFault as fault:
-        typer.echo(f"error: step {step}: {describe_fault(fault)}", err=True)
-        raise typer.Exit(EXIT_FAILED) from None
-    except GameStuck as stuck:
-        typer.echo(f"error: step {step}: {stuck}", err=True)
-        raise typer.Exit(EXIT_FAILED) from None
-
-
-def _echo_event(event: dict[str, object], quiet: bool) -> None:
-    text = event_text(event)
-    if text is None:
-        return
-    if quiet and event.get("type") != "game_over":
-        return
-    typer.echo(text if text.startswith(("==", "--")) else f"      {text}")
-
 
 def main() -> None:
+    from oracle.core.cards import CardDataError
+
     try:
         app()
     except CardDataError as exc:
@@ -172,4 +142,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-

@@ -11,25 +11,23 @@ and a report that cannot be written at the end is reported after the summary.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 
-import oracle.cli.check_options as opt
 from oracle.cli.colour import check_echo
 from oracle.cli.console import failure_lines
 from oracle.core.exits import bad_input
 from oracle.core.results import CheckResult, Outcome
-from oracle.core.shards import Shard
-from oracle.engines.connect import DEFAULT_IMPL
+from oracle.core.shards import Plan, PlannedUnit, Shard
 from oracle.engines.costs import EngineCosts, advice
-from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
+from oracle.engines.harness import Handshake
 from oracle.engines.legal_share import LegalShare
 from oracle.engines.speed import BudgetScale
 from oracle.reports.common import (
@@ -43,16 +41,16 @@ from oracle.reports.common import (
     summary_line,
     verdict,
 )
-from oracle.reports.sanitize import clean_result, clean_text
+from oracle.reports.sanitize import clean_result
 from oracle.run.expectations import ExpectedFailure, apply_expectations
 from oracle.run.progress import CheckProgress
-from oracle.run.request import DEFAULT_MAX_CAUSES, CheckRequest, ReportTargets, default_jobs, split_values
+from oracle.run.request import CheckRequest, ReportTargets, default_jobs, split_values
 from oracle.run.signals import Stopped, StopSignals
 from oracle.run.supervisor import EngineRefused, RunStatus, Supervisor
 from oracle.suites.all import plan_named
 from oracle.suites.registry import AnyUnit, PlanContext
 
-__all__ = ["ReportTargets", "check_command", "default_jobs", "split_values", "start_engine"]
+__all__ = ["ReportTargets", "default_jobs", "run_check", "split_values", "start_engine"]
 
 Echo = Callable[[str], None]
 
@@ -184,36 +182,15 @@ def print_summary(results: list[CheckResult], run: RunInfo, echo: Echo) -> None:
              + (" (--allow-empty: exit 0)" if run.allow_empty else " (exit 4; --allow-empty makes it 0)"))
 
 
-def check_command(  # each parameter a typer option, declared in oracle/cli/check_options.py
-    impl: opt.Impl = DEFAULT_IMPL, games: opt.Games = 2, seed: opt.Seed = 1, timeout: opt.Timeout = 5.0,
-    start_timeout: opt.StartTimeout = DEFAULT_START_TIMEOUT, suite: opt.Suite = None, select: opt.Select = None,
-    rule: opt.Rule = None, card: opt.Card = None, expectations: opt.Expectations = None,
-    report_json: opt.ReportJson = None, junit_xml: opt.JunitXml = None, markdown: opt.Markdown = None,
-    markdown_append: opt.MarkdownAppend = None, scenarios: opt.Scenarios = None,
-    scenario_timeout: opt.ScenarioTimeout = 10.0, z3_budget: opt.Z3Budget = 20.0, fuzz_budget: opt.FuzzBudget = 60.0,
-    unit_timeout: opt.UnitTimeout = 120.0, time_budget: opt.TimeBudget = None, max_failures: opt.MaxFailures = None,
-    max_causes: opt.MaxCauses = DEFAULT_MAX_CAUSES, set_aside: opt.SetAside = None,
-    fail_on_unsupported: opt.FailOnUnsupported = False, allow_empty: opt.AllowEmpty = False, jobs: opt.Jobs = None,
-    save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
-    validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,
-    budget_scale: opt.BudgetScaleOption = None, legal_share: opt.LegalShareOption = None,
-    shard: opt.ShardOption = None, reach: opt.Reach = "auto",
-) -> None:
-    """Check an engine against the rules and print a pass/fail summary.
-
-    Exit codes, the first that applies: 2 bad input; 130/143 stopped by SIGINT/SIGTERM; 5 a report could not be
-    written; 1 a check failed; 3 the run stopped early or a check is incomplete; 4 no check ran (--allow-empty: 0);
-    0 otherwise.
-    """
-    asked = dict(locals())
-    signals = StopSignals()
-    with signals.caught():
-        clock = Clock.start()
-        request = CheckRequest.from_cli(**asked)
-        echo: Echo = check_echo(err=request.reports.json_to_stdout)
-        ran = Ran(Collected({}, request.max_failures, request.fail_on_unsupported))
-        status = run_request(request, signals, echo, ran)
-        raise typer.Exit(report_run(request, ran, status, clock, echo))
+def run_check(asked: dict[str, Any], signals: StopSignals) -> int:
+    """Run ``oracle check`` with the options it was given (:func:`oracle.cli.check_command.check_command`), under
+    the signals caught since the start: read the request, run it, report it; the exit code."""
+    clock = Clock.start()
+    request = CheckRequest.from_cli(**asked)
+    echo: Echo = check_echo(err=request.reports.json_to_stdout)
+    ran = Ran(Collected({}, request.max_failures, request.fail_on_unsupported))
+    status = run_request(request, signals, echo, ran)
+    return report_run(request, ran, status, clock, echo)
 
 
 @dataclass(frozen=True)
@@ -251,24 +228,22 @@ class Ran:
 
 @dataclass(frozen=True)
 class Dealt:
-    """A shard's part of the whole plan: the whole plan's checks and digest, and the index in the whole plan of
-    each of this shard's units (``--shard``, :mod:`oracle.core.shards`)."""
+    """A shard's part of the whole plan: the whole plan, and the index in it of each of this shard's units, dealt by
+    :meth:`oracle.core.shards.Plan.deal` (the dealing ``oracle report merge`` checks the shard's report against)."""
 
     shard: Shard
-    planned: int
-    plan_sha256: str
+    plan: Plan
     places: tuple[int, ...]
 
     @classmethod
     def deal(cls, shard: Shard, units: list[AnyUnit]) -> Dealt:
         """Deal the units of the whole plan: this shard's are those whose id (``suite/key``) it holds."""
-        ids = "\n".join(c.id for unit in units for c in unit.wanted)
-        return cls(shard, sum(len(u.wanted) for u in units), hashlib.sha256(ids.encode("utf-8")).hexdigest(),
-                   tuple(n for n, unit in enumerate(units) if shard.holds(unit.name)))
+        plan = Plan(tuple(PlannedUnit(unit.name, tuple(c.id for c in unit.wanted)) for unit in units))
+        return cls(shard, plan, plan.deal(shard))
 
     def record(self, collected: Collected, units: list[AnyUnit], not_run: list[int]) -> ShardRecord:
         """Where each result and each check not run sits in the whole plan (its unit's index there)."""
-        return ShardRecord(self.shard, self.planned, self.plan_sha256,
+        return ShardRecord(self.shard, self.plan,
                            tuple(self.places[i] for i in sorted(collected.by_unit) for _ in collected.by_unit[i]),
                            tuple(self.places[i] for i in not_run for _ in units[i].wanted))
 
@@ -309,13 +284,13 @@ def run_request(request: CheckRequest, signals: StopSignals, echo: Echo, ran: Ra
         expected = request.expected_failures(plan)
         ran.units = [unit for name in request.chosen for unit in planned[name]]
         ran.suites = [name for name in request.chosen if planned[name]]
-        echo(f"oracle check: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({request.impl}), "
+        echo(f"oracle check: {handshake.engine} {handshake.version} ({request.impl}), "
              f"suites: {', '.join(ran.suites)}, {sum(len(u.wanted) for u in ran.units)} checks")
         if request.shard is not None:
             ran.dealt = Dealt.deal(request.shard, ran.units)
             ran.units = [ran.units[n] for n in ran.dealt.places]
             echo(f"shard {request.shard.text}: {len(ran.units)} unit(s), {sum(len(u.wanted) for u in ran.units)} "
-                 f"of the {ran.dealt.planned} checks")
+                 f"of the {ran.dealt.plan.checks} checks")
         ran.collected = Collected(expected, request.max_failures, request.fail_on_unsupported)
         progress = CheckProgress(sum(len(u.wanted) for u in ran.units), sys.stderr)
         try:
@@ -334,8 +309,8 @@ def report_run(request: CheckRequest, ran: Ran, status: RunStatus, clock: Clock,
     """Print the summary, write every requested report, and return the exit code."""
     results = ran.collected.ordered()
     not_run = tuple(c.id for index in status.not_run for c in ran.units[index].wanted)
-    engine, version = (clean_text(ran.handshake.engine), clean_text(ran.handshake.version)) \
-        if ran.handshake is not None else (NO_HANDSHAKE, NO_HANDSHAKE)
+    engine, version = (ran.handshake.engine, ran.handshake.version) if ran.handshake is not None \
+        else (NO_HANDSHAKE, NO_HANDSHAKE)
     signal_name = status.stopped if status.stopped in ("SIGINT", "SIGTERM") else ""
     run = RunInfo(engine=engine, engine_version=version, impl=request.impl, suites=tuple(ran.suites),
                   started=clock.started_at, duration=clock.seconds(), options=request.report_options(),

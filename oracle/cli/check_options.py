@@ -7,8 +7,9 @@ from typing import Annotated
 
 import typer
 
-Impl = Annotated[str, typer.Option(metavar="ENGINE",
-    help="engine: package.module or package.module:factory")]
+from oracle.core.impl_forms import IMPL_HELP
+
+Impl = Annotated[str, typer.Option(metavar="ENGINE", help=IMPL_HELP)]
 Games = Annotated[int, typer.Option(metavar="N", help="random games per player count and mode")]
 Seed = Annotated[int, typer.Option(metavar="N", help="first seed")]
 Timeout = Annotated[float, typer.Option(metavar="SECONDS",

@@ -1,17 +1,16 @@
 """The colours of ``oracle check``'s console on a terminal (rich): each headline's outcome word and the verdict in
-the colour of what it means; plain text, unchanged, when the stream is not a terminal or ``NO_COLOR`` is set."""
+the colour of what it means; plain text, unchanged, where rich shows no colour (not a terminal, ``NO_COLOR``)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 
-import typer
 from rich.text import Text
 
 from oracle.core.results import Outcome
 from oracle.reports.common import VERDICTS
-from oracle.run.colour import colour_wanted, terminal_console
+from oracle.run.colour import console_on, in_colour
 
 FAILED_STYLE = "bold red"
 OUTCOME_STYLES: dict[Outcome, str] = {
@@ -48,9 +47,8 @@ def styled(line: str) -> Text:
 
 
 def check_echo(err: bool = False) -> Callable[[str], None]:
-    """How ``oracle check`` prints a line to stdout (or stderr): coloured on a terminal, else as typer does."""
-    stream = sys.stderr if err else sys.stdout
-    if not (stream.isatty() and colour_wanted()):
-        return lambda line: typer.echo(line, err=err)
-    console = terminal_console(stream)
+    """How ``oracle check`` prints a line to stdout (or stderr): coloured where rich shows colour, else as it is."""
+    console = console_on(sys.stderr if err else sys.stdout)
+    if not in_colour(console):
+        return lambda line: console.out(line, highlight=False)
     return lambda line: console.print(styled(line), soft_wrap=True)

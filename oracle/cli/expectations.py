@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -28,8 +27,8 @@ from tomlkit.container import Container
 from tomlkit.items import AoT, Comment, Null, Table, Whitespace
 from tomlkit.toml_document import TOMLDocument
 
+from oracle.core.bounded_input import Input, InputError, parse_text, read, read_text
 from oracle.core.exits import bad_input
-from oracle.core.nesting import Syntax, too_deep
 from oracle.core.results import Outcome
 from oracle.reports.common import date_problem
 from oracle.reports.json_report import SCHEMA_FILES
@@ -113,17 +112,9 @@ def read_report(path: Path) -> list[Reported]:
     """The checks of a JSON report, in report order; an id reported twice fails if either run failed."""
     file = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-        deep = too_deep(text, Syntax.JSON)
-        if deep is not None:
-            raise UpdateError(f"{file}:{deep.line}: not valid JSON: {deep.message}")
-        data = json.loads(text)
-    except OSError as exc:
-        raise UpdateError(f"{file}: cannot read the report ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise UpdateError(f"{file}: not valid UTF-8") from None
-    except json.JSONDecodeError as exc:
-        raise UpdateError(f"{file}:{exc.lineno}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        data = read(path, Input.REPORT, file)
+    except InputError as exc:
+        raise UpdateError(str(exc)) from None
     report_format = data.get("format") if isinstance(data, dict) else None
     if report_format not in SCHEMA_FILES:
         raise UpdateError(f"{file}: not a vale-oracle report (oracle check --report-json): at format: "
@@ -158,11 +149,9 @@ def _one_line(text: str, limit: int = 160) -> str:
 def read_entries(path: Path, report_ids: Sequence[str]) -> tuple[str, list[Entry]]:
     """The text and entries of an existing expectations file (checked as ``oracle check`` checks it)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UpdateError(f"{display_path(path)}: cannot read the expectations file ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise UpdateError(f"{display_path(path)}:1: not valid UTF-8") from None
+        text = read_text(path, Input.EXPECTATIONS, display_path(path))
+    except InputError as exc:
+        raise UpdateError(str(exc)) from None
     entries, problems = load_expectations(path, {*report_ids, *_listed_ids(text)})
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -172,11 +161,9 @@ def read_entries(path: Path, report_ids: Sequence[str]) -> tuple[str, list[Entry
 
 
 def _listed_ids(text: str) -> set[str]:
-    if too_deep(text, Syntax.TOML) is not None:
-        return set()
     try:
-        raw = tomllib.loads(text).get("expected_failure", [])
-    except tomllib.TOMLDecodeError:
+        raw = parse_text(text, Input.EXPECTATIONS, "").get("expected_failure", [])
+    except InputError:
         return set()
     if not isinstance(raw, list):
         return set()

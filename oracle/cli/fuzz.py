@@ -32,7 +32,7 @@ from oracle.engines.legal_share import LegalShare
 from oracle.engines.legal_share import given_problem as share_problem
 from oracle.engines.speed import BudgetScale, given_problem
 from oracle.reports.common import RunInfo, cost_lines, exit_code, failed_results, one_line
-from oracle.reports.sanitize import clean_result, clean_text
+from oracle.reports.sanitize import clean_result
 from oracle.run.request import parse_shard
 from oracle.run.supervisor import RunStatus, Supervisor
 from oracle.suites.registry import AnyUnit, CheckOptions
@@ -264,7 +264,7 @@ class _Fuzzed:
 
         stopped, handshake = self.status.stopped, self.handshake
         return RunInfo(
-            engine=clean_text(handshake.engine), engine_version=clean_text(handshake.version), impl=impl,
+            engine=handshake.engine, engine_version=handshake.version, impl=impl,
             suites=tuple(dict.fromkeys((*(r.suite for r in self.results), SUITE))), started=self.started_at,
             duration=time.perf_counter() - self.started,
             options={"games": config.games, "time": config.seconds, "seed": config.seed,
@@ -299,7 +299,7 @@ def _fuzz(impl: str, config: FuzzConfig, show_progress: bool, budget_scale: floa
         declared = [m for m in config.modes if m == "base" or getattr(handshake, m, False)]
         if config.games is not None:
             bar.total_games = config.games * max(1, len(declared))
-        typer.echo(f"oracle fuzz: {clean_text(handshake.engine)} {clean_text(handshake.version)} ({impl}), "
+        typer.echo(f"oracle fuzz: {handshake.engine} {handshake.version} ({impl}), "
                    f"mode {config.mode}, {budget}, seed {config.seed}, players {','.join(map(str, config.players))}, "
                    f"games {','.join(config.modes)}")
         started_at = datetime.now(UTC)

@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
+from oracle.cli.check_options import Impl as Impl
+
 DEFAULT_GAMES = 20
 """Games per game mode ``oracle fuzz`` plays unless ``--games`` or ``--time`` is given."""
 
-Impl = Annotated[str, typer.Option(metavar="ENGINE",
-    help="engine: package.module or package.module:factory")]
 Games = Annotated[int | None, typer.Option(metavar="N",
     help=f"games per game mode the engine declares (default {DEFAULT_GAMES} unless --time is given)")]
 TimeBudget = Annotated[float | None, typer.Option("--time", metavar="SECONDS", help="seconds to fuzz for")]

@@ -1,6 +1,10 @@
 """``oracle kit node DIR``: write the JavaScript starter kit shipped in the package, with the card data.
 
-Exit codes: 0 written; 2 bad input (a directory that cannot be written).
+Exit codes: 0 written; 2 bad input (a directory that cannot be written, or a kit file's name in it taken by a symbolic
+link or by anything but a regular file: named, and nothing is written).
+
+Files are written into DIR itself and nowhere else (:mod:`oracle.core.folder_files`): a new file by exclusive
+creation, a kit file already there replaced by a new one renamed over it, never written through a link.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import typer
 
 from oracle.core.cards import catalogue
 from oracle.core.exits import bad_input
+from oracle.core.folder_files import Kind, Refused, entry_kind, open_folder, put
 from oracle.reports.data_json import cards_document, document_text
 
 NODE_KIT = Path(__file__).resolve().parents[1] / "kits" / "node"
@@ -38,14 +43,22 @@ def node_command(
     not yet."""
     written, kept = [], []
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        for name, text in kit_files().items():
-            target = directory / name
-            if name in EXAMPLES and target.exists():
-                kept.append(name)
-                continue
-            target.write_text(text, encoding="utf-8")
-            written.append(name)
+        with open_folder(directory, create=True) as opened:
+            files = kit_files()
+            found = {name: entry_kind(opened, name) for name in files}
+            refused = next(((name, kind) for name, kind in found.items() if kind not in (Kind.ABSENT, Kind.REGULAR)),
+                           None)
+            if refused is not None:
+                raise bad_input(f"{Refused(directory / refused[0], refused[1])}; nothing was written (remove it, or "
+                                "choose another folder)")
+            for name, text in files.items():
+                if name in EXAMPLES and found[name] is Kind.REGULAR:
+                    kept.append(name)
+                    continue
+                put(opened, name, text.encode("utf-8"), directory / name)
+                written.append(name)
+    except Refused as exc:
+        raise bad_input(str(exc)) from None
     except OSError as exc:
         raise bad_input(f"{directory}: cannot write the kit ({exc.strerror})") from None
     typer.echo(f"wrote {', '.join(written)} to {directory}/")

@@ -2,7 +2,9 @@
 written as ``oracle check`` would, and the shards' corpora joined into one (:mod:`oracle.scenarios.corpus`).
 
 Exit codes: those of ``oracle check`` for the merged run (0, 1, 3, 4, 5, 130, 143); 2 when the reports cannot be
-merged (a file that cannot be read, or reports that are not the shards of one run: the file and the field named).
+merged (a file that cannot be read, reports that are not the shards of one run, or a shard whose results are not
+exactly those of the units the run's plan deals it: the file and the field named; docs/scaling.md), or when a corpus
+holds a symbolic link (named; nothing is joined).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def merge_run(paths: list[Path], out: Path | None, junit_xml: Path | None, markd
 
 def merge_corpora(target: Path, sources: list[Path]) -> None:
     """Join the corpora into ``target``, one counterexample per cause, and say how many it holds."""
+    from oracle.core.folder_files import Refused
     from oracle.scenarios.corpus import combine
 
     missing = [source for source in sources if not source.is_dir()]
@@ -50,6 +53,8 @@ def merge_corpora(target: Path, sources: list[Path]) -> None:
         raise bad_input(f"--corpus {target}: not a directory")
     try:
         kept = combine(sources, target)
+    except Refused as exc:
+        raise bad_input(f"{exc}; nothing was joined (a corpus holds only regular files the oracle wrote)") from None
     except OSError as exc:
         raise bad_input(f"--corpus {target}: {exc.strerror or exc}") from None
     typer.echo(f"corpus {target}: {len(kept)} counterexample(s), one per cause, from {len(sources)} corpus folder(s)")

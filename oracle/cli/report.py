@@ -1,4 +1,4 @@
-"""``oracle report html``, ``oracle report badge`` and ``oracle selftest``.
+"""``oracle report html``, ``oracle report badge``, ``oracle report annotations`` and ``oracle selftest``.
 
 Exit codes: 0 written (selftest: every run as expected); 1 selftest: some run was not as expected; 2 bad
 input (a report that cannot be read, an output that cannot be written).
@@ -52,7 +52,7 @@ def badge_command(
     out: Annotated[Path, typer.Option("-o", "--out", help="the shields.io endpoint file to write")],
     label: Annotated[str, typer.Option(help="the badge's left text")] = "vale oracle",
 ) -> None:
-    """Write a shields.io endpoint file: passes over checks run, e.g. "97 % · 312/320"."""
+    """Write a shields.io endpoint file: "488/502 pass" when nothing failed, "97 % · 14 fail" when checks failed."""
     from oracle.reports.badge import badge_json, write_badge
     from oracle.reports.html.load import ReportError, load_report
 
@@ -64,6 +64,23 @@ def badge_command(
     except OSError as exc:
         raise bad_input(f"cannot write {out}: {exc.strerror}") from None
     typer.echo(f"wrote {out}: {badge_json(loaded, label)['message']}")
+
+
+@report_app.command("annotations", short_help="Print a GitHub Actions annotation for each failing cause.")
+def annotations_command(
+    report: Annotated[Path, typer.Argument(metavar="REPORT.json", help="a JSON report")],
+) -> None:
+    """Print one ::error workflow command per failing cause (its blamed rule as the title), at most 10, then a
+    ::notice counting the rest: run in a GitHub Actions step, each shows in the pull request's summary."""
+    from oracle.reports.annotations import workflow_commands
+    from oracle.reports.html.load import ReportError, load_report
+
+    try:
+        loaded = load_report(report)
+    except ReportError as exc:
+        raise bad_input(str(exc)) from None
+    for line in workflow_commands(loaded.causes):
+        typer.echo(line)
 
 
 @report_app.command("merge", short_help="Merge the reports of a run's shards into one report.")
@@ -80,7 +97,8 @@ def merge_command(
     corpus_from: Annotated[list[Path] | None, typer.Option(metavar="DIR",
         help="a shard's corpus, or a folder of them (repeatable)")] = None,
 ) -> None:
-    """Merge the shards' reports into the unsharded run's: its verdict, causes and exit code (docs/scaling.md)."""
+    """Merge the shards' reports into the unsharded run's: its verdict, causes and exit code. Each shard must prove
+    it holds a result for every check the run's plan deals it, and none other (docs/scaling.md)."""
     from oracle.cli.merge import merge_corpora, merge_run
 
     if corpus_from and corpus is None:

@@ -12,6 +12,7 @@ Each run is ``oracle check --report-json`` in a subprocess, limited to the suite
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import os
@@ -157,6 +158,22 @@ def plan_for(name: str) -> Plan | None:
     return Plan(name, impl, Expect.PASSES)
 
 
+# Fixtures caught again without ``load`` (issue 36, item 3, the forged events): a fixture module with a
+# ``without_load`` factory (the same engine declaring no ``load``, so every check it is caught by starts from a new
+# game) gets a second run, ``module:without_load``, expecting the same causes.
+WITHOUT_LOAD = "without_load"
+
+
+def without_load_plan(plan: Plan) -> Plan | None:
+    """The run of a caught fixture with its ``load`` dropped, when its module offers that factory (else None)."""
+    if plan.expect is not Expect.CAUGHT or plan.problem:
+        return None
+    module = importlib.import_module(plan.impl)
+    if not callable(getattr(module, WITHOUT_LOAD, None)):
+        return None
+    return dataclasses.replace(plan, name=f"{plan.name}:{WITHOUT_LOAD}", impl=f"{plan.impl}:{WITHOUT_LOAD}")
+
+
 def plans() -> list[Plan]:
     """The reference (every default suite), then each fixture module (and ``module:factory`` fault) by name."""
     found = [Plan(REFERENCE, DEFAULT_IMPL, Expect.CLEAN)]
@@ -168,6 +185,8 @@ def plans() -> list[Plan]:
         plan = plan_for(name)
         if plan is not None:
             found.append(plan)
+            again = without_load_plan(plan)
+            found.extend([again] if again is not None else [])
     return found
 
 

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from oracle.cli.check_options import Impl
 from oracle.cli.console import failure_lines
 from oracle.core.exits import EXIT_FAILED, EXIT_OK, bad_input
 from oracle.core.faults import EngineFault, ImplError, describe_fault
@@ -101,7 +102,7 @@ def export_command(
 
 @z3_app.command("conform", short_help="Compare an engine with the exact sets of the models.")
 def conform_command(
-    impl: Annotated[str, typer.Option(help="engine: package.module or package.module:factory")] = DEFAULT_IMPL,
+    impl: Impl = DEFAULT_IMPL,
     full: Annotated[bool, typer.Option(help="check every case of every domain, not a sample")] = False,
     seed: Annotated[int, typer.Option(help="which deterministic sample of each domain")] = 1,
     case: Annotated[str | None, typer.Option(help="check one case id only (as printed by a failure)")] = None,

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from oracle.core.data_files import CARDS_FILE as DATA_FILE
 from oracle.core.model import EffectType, Family
-
-DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "cards.json"
 
 BASE_FAMILY_COUNTS: Mapping[Family, int] = {
     Family.FIRE: 15,

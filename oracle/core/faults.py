@@ -3,26 +3,32 @@
 from __future__ import annotations
 
 from oracle.core.causes import CAUSE_KEY, CauseFacts, Verdict
+from oracle.core.engine_text import clean_text
 from oracle.core.json_types import JSON
-from oracle.core.results import DECLARED_UNSUPPORTED, UNSUPPORTED_CALL, Outcome
+from oracle.core.results import DECLARED_UNSUPPORTED, POSITION_REFUSED, UNSUPPORTED_CALL, Outcome
 
 
 class ImplError(Exception):
-    """The engine named by ``--impl`` cannot be loaded; the message is one line for the user."""
+    """The engine named by ``--impl`` cannot be loaded; the message is one line for the user, passed through the
+    engine-text gate (:mod:`oracle.core.engine_text`), since it may quote what the engine's import raised."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(clean_text(message))
 
 
 class EngineFault(Exception):
     """The engine raised, hung, or returned something that is not protocol data.
 
     ``kind`` is ``error`` (raised), ``timeout``, ``unsupported`` (NotImplementedError), ``bad-output``
-    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3).
+    (a protocol error, PROTO-2) or ``duplicate`` (an action listed twice as legal, PROTO-3). The message quotes
+    the engine, so it passes the engine-text gate here (:mod:`oracle.core.engine_text`), whoever raises the fault.
     """
 
     def __init__(self, kind: str, method: str, message: str, rule: str = "") -> None:
-        super().__init__(f"{method}: {message}")
+        self.message = clean_text(message)
+        super().__init__(f"{method}: {self.message}")
         self.kind = kind
         self.method = method
-        self.message = message
         self.rule = rule or {"bad-output": "PROTO-2", "duplicate": "PROTO-3"}.get(kind, "")
 
     @property
@@ -62,6 +68,36 @@ class DeclaredButUnsupported(EngineFault):
     @property
     def contradiction(self) -> bool:
         return True
+
+
+class RequestRefused(EngineFault):
+    """The engine answered a call with the error ``bad_request``: it refused the request's parameters (a fault of
+    kind ``error``, told apart where a refusal means something else, :class:`PositionRefused`)."""
+
+    def __init__(self, method: str, message: str) -> None:
+        super().__init__("error", method, f"refused the request: {message}")
+
+
+REFUSED_POSITIONS = "load refused the position the oracle built (answered unsupported or refused the request)"
+
+
+class PositionRefused(EngineFault):
+    """The engine's ``load`` refused a position the oracle built, answering ``unsupported`` or ``bad_request``: the
+    check that starts from it cannot run and is ``unsupported``, for one reason whatever the check (issue 36, item
+    10), not a protocol error each. A position loaded and then played wrong is still a failure."""
+
+    def __init__(self) -> None:
+        super().__init__("unsupported", "load", REFUSED_POSITIONS)
+
+    @property
+    def details(self) -> JSON:
+        return {UNSUPPORTED_CALL: self.method, POSITION_REFUSED: True}
+
+    @staticmethod
+    def refusal(fault: EngineFault) -> bool:
+        """Whether ``fault``, met in ``load``, refuses the position rather than failing on it."""
+        return fault.method == "load" and (fault.kind == "unsupported"
+                                           or isinstance(fault, (RequestRefused, DeclaredButUnsupported)))
 
 
 TRY_ACTIONS = "try_actions"

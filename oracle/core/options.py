@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-OPTIONS_FILE = Path(__file__).resolve().parents[1] / "data" / "options.toml"
+from oracle.core.data_files import OPTIONS_FILE as OPTIONS_FILE
 
 
 class OptionsDataError(ValueError):

@@ -130,6 +130,19 @@ class ApplyResult:
         return out
 
 
+EVENT_TYPES = frozenset({
+    "game_started", "round_started", "phase_started", "cards_revealed", "marker_placed", "card_sold", "card_tamed",
+    "card_summoned", "summon_completed", "stones_gained", "stones_paid", "stones_discarded", "stones_exchanged",
+    "points_gained", "points_lost", "card_discarded", "card_recovered", "card_drawn", "draw_failed",
+    "card_to_draw_pile", "card_taken_from_discard_pile", "discard_pile_shuffled", "cards_swapped", "effect_resolved",
+    "turn_ended", "game_over",
+    "artifact_taken", "artifact_used", "artifact_returned", "area_bought", "card_sheltered", "card_retrieved",
+    "stones_upgraded",
+})
+"""The ``type`` of every event an engine may return (docs/protocol.md, Events; the last row: the Artifacts
+expansion). An event of another type, or of none, is not protocol data (PROTO-2)."""
+
+
 CAPABILITIES = ("load", "export", "legal_actions", "events", "internal_shuffle", "internal_reshuffle", "try_actions")
 """What an engine may declare. ``try_actions``: the engine judges a batch of actions without applying them (the
 verdict its ``apply`` would give each, PROTO-2), so the oracle need not apply candidates on copies.

@@ -24,6 +24,11 @@ REACHED_BY = "reached_by"
 ``both`` (loaded and played, under ``--reach both``); a loaded scenario's result has none."""
 
 
+POSITION_REFUSED = "position_refused"
+"""Details key (true) of a check unsupported because the engine's ``load`` refused the position the oracle built for
+it (:class:`oracle.core.faults.PositionRefused`)."""
+
+
 class Outcome(str, Enum):
     """How one check ended. PASS, EXPECTED_FAILURE, UNSUPPORTED and NOT_APPLICABLE are ok (nothing failed); only the
     first two ran: an unsupported or not-applicable check was not run and is never counted as passed."""

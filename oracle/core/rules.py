@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from oracle.core.data_files import RULES_FILE
 from oracle.core.suggest import did_you_mean
 
-RULES_FILE = Path(__file__).resolve().parents[1] / "data" / "rules.toml"
 KINDS = ("rule", "ruling")
 SCOPES = ("base", "expansion")
 

@@ -14,6 +14,7 @@ import json
 import marshal
 from typing import Any
 
+from oracle.core.engine_text import vouched_json
 from oracle.core.json_types import JSON
 from oracle.core.protocol import DecisionKind, RejectionCode
 
@@ -27,7 +28,10 @@ _ENCODER = json.JSONEncoder(allow_nan=False, check_circular=False, separators=("
 
 
 def json_problem(value: object) -> str | None:
-    """Why ``value`` is not JSON data (NaN or infinity, a set, bytes, an object), or None."""
+    """Why ``value`` is not JSON data (NaN or infinity, a set, bytes, an object), or None. An answer the engine-text
+    gate has just encoded as JSON data is not encoded again (:func:`~oracle.core.engine_text.vouched_json`)."""
+    if vouched_json(value):
+        return None
     try:
         _ENCODER.encode(value)
     except (TypeError, ValueError, RecursionError) as exc:

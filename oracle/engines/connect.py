@@ -18,12 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from oracle.core.defaults import DEFAULT_IMPL as DEFAULT_IMPL
 from oracle.core.faults import ImplError
-from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, where_raised
+from oracle.core.impl_forms import IMPL_FORMS
+from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject, raised_words
 from oracle.engines.near_modules import near_factories, near_modules
 from oracle.engines.wire.impl import wire_factory
 
-DEFAULT_IMPL = "oracle.reference"
 DEFAULT_FACTORY = "create"
 Factory = Callable[[], Any]
 
@@ -43,9 +44,7 @@ def import_factory(spec: str) -> Factory:
         raise ImplError(f"--impl {spec!r}: cannot import module {exc.name!r} (is it installed or on PYTHONPATH?)"
                         f"{near}") from None
     except Exception as exc:
-        where = where_raised(exc)
-        raise ImplError(f"--impl {spec!r}: importing {module_name} raised {type(exc).__name__}: {exc}{where}") \
-            from None
+        raise ImplError(f"--impl {spec!r}: importing {module_name} {raised_words(exc)}") from None
     factory = getattr(module, factory_name, None)
     if factory is None:
         raise ImplError(f"--impl {spec!r}: module {module_name} has no factory {factory_name!r}"
@@ -70,12 +69,15 @@ def allow_from_working_directory(module_name: str) -> None:
     importlib.invalidate_caches()
 
 
-CONNECTORS: tuple[tuple[str, Callable[[str], Factory]], ...] = (
-    ("cmd:", wire_factory),
-    ("cmd+jsonrpc:", wire_factory),
-    ("", import_factory),
-)
-"""Each ``--impl`` form by its prefix, the first that matches; the empty prefix (a Python module) matches all."""
+CONNECT_BY_PREFIX: dict[str, Callable[[str], Factory]] = {
+    "cmd:": wire_factory,
+    "cmd+jsonrpc:": wire_factory,
+    "": import_factory,
+}
+CONNECTORS: tuple[tuple[str, Callable[[str], Factory]], ...] = tuple(
+    (form.prefix, CONNECT_BY_PREFIX[form.prefix]) for form in IMPL_FORMS)
+"""Each ``--impl`` form of :data:`~oracle.core.impl_forms.IMPL_FORMS` by its prefix, in its order: the first that
+matches connects; the empty prefix (a Python module) matches all."""
 
 
 def resolve_impl(spec: str) -> Factory:

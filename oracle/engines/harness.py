@@ -6,7 +6,9 @@
   starting an engine (``create`` and the handshake) has a deadline of its own, ``start_timeout`` (default
   :data:`DEFAULT_START_TIMEOUT`), since a process that starts on a busy machine may take far longer than a call,
   any exception becomes an :class:`EngineFault`, everything handed to the engine is a fresh copy, and
-  everything it returns is checked for shape (:mod:`oracle.core.shapes`, PROTO-2) before the oracle uses it.
+  everything it returns passes the engine-text gate (:mod:`oracle.core.engine_text`: no control character, no
+  lone surrogate, in answers, the handshake, exceptions and their type names) and is checked for shape
+  (:mod:`oracle.core.shapes`, PROTO-2) before the oracle uses it.
   Missing capabilities are worked around: without ``legal_actions`` the oracle judges candidate actions, in one
   ``try_actions`` call where the engine has it, else on copies of the engine. The verdicts ``try_actions`` gave
   at a position are remembered: an ``apply`` there that contradicts one is a protocol error (PROTO-2).
@@ -28,7 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle.core import shapes
-from oracle.core.faults import DeclaredButUnsupported, EngineFault, TriedThenContradicted
+from oracle.core.defaults import DEFAULT_START_TIMEOUT as DEFAULT_START_TIMEOUT
+from oracle.core.engine_text import clean_data, clean_snapshot
+from oracle.core.faults import DeclaredButUnsupported, EngineFault, PositionRefused, TriedThenContradicted
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
 from oracle.core.portable import shown_path
@@ -37,11 +41,13 @@ from oracle.core.validation import validation_errors
 from oracle.core.versions import PROTOCOL_VERSION
 from oracle.engines.costs import BY_TRIAL
 
-DEFAULT_START_TIMEOUT = 30.0
-"""Seconds an engine may take to start (``create``, then ``handshake``) unless ``--start-timeout`` says otherwise."""
 HANDSHAKE_SCHEMA = "handshake.schema.json"
 START_METHODS = frozenset({"create", "handshake"})
 """The calls timed by the start-up deadline rather than the per-call timeout."""
+_AS_IS: Callable[[Any], Any] = lambda value: value  # noqa: E731
+ANSWER_GATES: dict[str, Callable[[Any], Any]] = {"create": _AS_IS, "deepcopy": _AS_IS, "export": clean_snapshot}
+"""How each call's answer passes the engine-text gate, by method: an engine object as it is, a snapshot all but its
+private state, every other answer (the handshake included) as engine data (:func:`clean_data`)."""
 
 
 # Seconds a call may run past its timeout before it counts as timed out (timer and scheduling jitter).
@@ -50,6 +56,16 @@ _TIMEOUT_SLACK = 0.25
 
 class EngineTimeout(BaseException):
     """Raised inside an engine call when its time is up (a BaseException, so engines cannot swallow it)."""
+
+
+def raised_words(exc: BaseException) -> str:
+    """``raised ValueError: the message (at pkg/module.py:12)``, for an exception an engine raised; an exception
+    whose own ``str`` raises is named by its type alone (the text passes the gate in :class:`EngineFault`)."""
+    try:
+        said = str(exc)
+    except Exception:
+        said = "(its message could not be read)"
+    return f"raised {type(exc).__name__}: {said}{where_raised(exc)}"
 
 
 def where_raised(exc: BaseException) -> str:
@@ -223,14 +239,15 @@ class Subject:
         """The verdicts ``try_actions`` gave at the current position, by action (marshalled)."""
 
     def _call(self, method: str, fn: Callable[..., Any], *args: Any) -> Any:
-        """Every engine call goes through here: announced to the hooks, then guarded."""
+        """Every engine call goes through here: announced to the hooks, guarded, and its answer through the
+        engine-text gate (:data:`ANSWER_GATES`), whatever guard a subclass puts in :meth:`_guard`."""
         if _call_hooks:
             _announce(method)
         if not (_cost_hooks and self.costed):
-            return self._guard(method, fn, *args)
+            return ANSWER_GATES.get(method, clean_data)(self._guard(method, fn, *args))
         started = time.perf_counter()
         try:
-            return self._guard(method, fn, *args)
+            return ANSWER_GATES.get(method, clean_data)(self._guard(method, fn, *args))
         finally:
             _cost(method, time.perf_counter() - started)
 
@@ -254,7 +271,7 @@ class Subject:
         except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            raise EngineFault("error", method, f"raised {type(exc).__name__}: {exc}{where_raised(exc)}") from None
+            raise EngineFault("error", method, raised_words(exc)) from None
         elapsed = time.perf_counter() - started
         if allowed > 0 and elapsed > allowed + _TIMEOUT_SLACK:
             raise EngineFault("timeout", method, f"answered after {elapsed:.1f} s, past the {allowed:g} s "
@@ -329,6 +346,17 @@ class Subject:
     def load_snapshot(self, snapshot: JSON) -> None:
         self.tried = {}
         self._call("load", self.engine.load, shapes.fresh(snapshot))
+
+    def load_position(self, snapshot: JSON) -> None:
+        """``load`` of a position the oracle built (a scenario's, a model case's, a random one): a refusal of it
+        is :class:`~oracle.core.faults.PositionRefused` (the check is unsupported), unlike a refusal of the
+        engine's own snapshot (PROTO-2, when it declares ``load``)."""
+        try:
+            self.load_snapshot(snapshot)
+        except EngineFault as fault:
+            if PositionRefused.refusal(fault):
+                raise PositionRefused() from None
+            raise
 
     def legal_actions(self) -> list[JSON]:
         """The engine's own list, or (without the capability) the candidates it accepts on a copy. An action

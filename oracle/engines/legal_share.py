@@ -6,7 +6,9 @@ lock-step, random play and the invariants compare the engine's whole legal set a
 only, and at every other one judge the chosen action and a few probes (:mod:`oracle.engines.trial`). A game always
 compares the first decision of each kind in full (the one where a kind's legal set is first computed), and every
 other decision with probability ``share``, drawn from the game's seed and the decision's number alone, never from
-timing: ``--legal-share F`` reproduces a run exactly, and ``--legal-share 1`` compares at every decision.
+timing: ``--legal-share F`` reproduces a run exactly, and ``--legal-share 1`` compares at every decision. An engine
+whose listing costs no more than its ``try_actions`` of the probes (both measured where it declares both) is judged
+by its listing at every decision: share 1 (issue 36, item 10).
 """
 
 from __future__ import annotations
@@ -55,16 +57,23 @@ class LegalShare:
         return LegalShare(DEFAULT_SHARE, ShareSource.DEFAULT, f"the default, {why}")
 
     @staticmethod
-    def of(listing_seconds: float, step_seconds: float) -> LegalShare:
+    def of(listing_seconds: float, step_seconds: float, trying_seconds: float = 0.0) -> LegalShare:
         """The share a measure gives: :data:`LISTING_BUDGET` times a step over one listing, rounded down to a
-        hundredth, between :data:`MIN_SHARE` and :data:`DEFAULT_SHARE`."""
+        hundredth, between :data:`MIN_SHARE` and :data:`DEFAULT_SHARE`; but 1 where the engine's listing costs no
+        more than its ``try_actions`` of the probes (``trying_seconds``, measured when it declares both): the
+        decisions not compared in full would each cost a batch of probes, so listing every one is cheaper."""
         if listing_seconds <= 0 or step_seconds <= 0:
             return LegalShare.default("the listing's cost could not be told apart")
+        measured = f"measured: a listing took {listing_seconds * 1e3:.3f} ms, a step {step_seconds * 1e3:.3f} ms"
+        if trying_seconds > 0:
+            measured += f", a try_actions of the probes {trying_seconds * 1e3:.3f} ms"
+            if listing_seconds <= trying_seconds:
+                return LegalShare(1.0, ShareSource.MEASURED, f"{measured}: every decision is judged by the "
+                                  "listing, the cheaper; --legal-share 1 reproduces it")
         budget = math.floor(LISTING_BUDGET * step_seconds / listing_seconds * 100) / 100
         share = min(DEFAULT_SHARE, max(MIN_SHARE, budget))
-        return LegalShare(share, ShareSource.MEASURED,
-                          f"measured: a listing took {listing_seconds * 1e3:.3f} ms, a step "
-                          f"{step_seconds * 1e3:.3f} ms; --legal-share {share:g} reproduces it")
+        probed = "; the others by try_actions, the cheaper" if trying_seconds > 0 else ""
+        return LegalShare(share, ShareSource.MEASURED, f"{measured}{probed}; --legal-share {share:g} reproduces it")
 
     @staticmethod
     def of_scale(scale: BudgetScale) -> LegalShare:
@@ -72,7 +81,7 @@ class LegalShare:
         sample = scale.sample
         if sample is None:
             return LegalShare.default("the engine's speed was not measured")
-        return LegalShare.of(sample.listing_seconds, sample.step_seconds)
+        return LegalShare.of(sample.listing_seconds, sample.step_seconds, sample.trying_seconds)
 
     def text(self) -> str:
         """``legal-set share 0.05 (measured: …)``, as the console prints it."""

@@ -7,7 +7,9 @@ The measure: on a new game of each engine (the engine under test and the referen
 engine declares) are timed together at the first positions of one seeded game, taking turns between the engines;
 the factor is the median of the engine's times over the median of the reference's, rounded up to a tenth, 1 below
 :data:`AS_FAST` and never above :data:`MAX_SCALE`. ``--budget-scale X`` gives the factor instead, and reproduces a
-run exactly.
+run exactly. The same measure times the engine's listing, its ``apply`` and (where it declares ``legal_actions`` and
+``try_actions``) its ``try_actions`` of a batch of probes, from which :mod:`oracle.engines.legal_share` chooses how the
+decisions not compared in full are judged.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from oracle.core.json_types import JSON
 from oracle.core.undrivable import undrivable_reason
 from oracle.engines.harness import Handshake, Subject
 from oracle.engines.play import new_setup
+from oracle.engines.trial import trial_actions
 
 POSITIONS = 4
 """Positions of the seeded game at which the calls are timed."""
@@ -63,6 +66,10 @@ class SpeedSample:
     again at the same position (so that a wire engine's answer looked ahead does not hide its cost)."""
     step_seconds: float = 0.0
     """The median seconds of the engine's ``apply`` of a step."""
+    trying_seconds: float = 0.0
+    """The median seconds of the engine's ``try_actions`` of a batch of probes as random play asks it (the chosen
+    action, other legal actions, illegal candidates: :func:`oracle.engines.trial.trial_actions`); 0 unless the engine
+    declares both ``try_actions`` and ``legal_actions``, the two ways of judging a decision the oracle chooses from."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +154,8 @@ def _sample(engine: Subject, reference: Subject, started: float) -> SpeedSample:
     times: tuple[list[float], list[float]] = ([], [])
     listings: list[float] = []
     steps: list[float] = []
+    tries: list[float] = []
+    both = engine.handshake.can("try_actions") and engine.handshake.can("legal_actions")
     for position in range(POSITIONS):
         for turn in range(ROUNDS):
             pair = (engine, reference) if (position + turn) % 2 == 0 else (reference, engine)
@@ -154,12 +163,33 @@ def _sample(engine: Subject, reference: Subject, started: float) -> SpeedSample:
                 times[subject is reference].append(_timed(subject, engine.handshake))
         engine.legal_actions()
         listings.append(_seconds(engine.legal_actions))
+        trying = _trying(engine, reference, position) if both else 0.0
+        tries += [trying] if trying > 0 else []
         applied = _advance(engine, reference) if time.perf_counter() - started <= CALIBRATION_SECONDS else None
         if applied is None:
             break
         steps.append(applied)
     return SpeedSample(statistics.median(times[0]), statistics.median(times[1]), len(times[0]),
-                       statistics.median(listings), statistics.median(steps) if steps else 0.0)
+                       statistics.median(listings), statistics.median(steps) if steps else 0.0,
+                       statistics.median(tries) if tries else 0.0)
+
+
+def _trying(engine: Subject, reference: Subject, position: int) -> float:
+    """Seconds of the engine's ``try_actions`` of the probes random play would ask at this position, 0 when it
+    faults (the probes are then kept, and the checks meet the fault); its verdicts are forgotten (the measure judges
+    no engine)."""
+    legal = reference.legal_actions()
+    pending = reference.decision()
+    if not legal or pending is None:
+        return 0.0
+    probes = trial_actions(legal[0], legal, pending, reference.export(), f"speed-{position}")
+    try:
+        seconds = _seconds(lambda: engine.try_actions(probes))
+    except EngineFault:
+        return 0.0
+    finally:
+        engine.tried = {}
+    return seconds
 
 
 def _seconds(call: Callable[[], object]) -> float:

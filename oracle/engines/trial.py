@@ -29,6 +29,18 @@ class Judge(Protocol):
 
 
 @dataclass(frozen=True)
+class Listed:
+    """The engine's own listing as the judge: an action is accepted when it is listed (the verdicts a ``try_actions``
+    of the same engine must give where the listing is right)."""
+
+    legal: list[JSON]
+
+    def try_actions(self, candidates: list[JSON]) -> list[JSON]:
+        listed = {_key(a) for a in self.legal}
+        return [{"accepted": _key(c) in listed} for c in candidates]
+
+
+@dataclass(frozen=True)
 class Disagreement:
     """An action the engine judges otherwise than the reference, its ``apply`` on a copy agreeing with its verdict."""
 

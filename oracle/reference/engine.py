@@ -27,6 +27,11 @@ class SetupError(ValueError):
 class ReferenceEngine:
     """The rules as the project reads them; every other engine is compared against this one."""
 
+    table_class: type[Table] = Table
+    """The table every game of this engine is played on. A subclass of :class:`Table` that overrides the method
+    computing a rule (``holding_limit``, ``summon_cost``, ``stone_values`` …) tries another reading of that rule; its
+    copies keep the subclass (docs/protocol.md, "Trying another reading of a rule")."""
+
     def __init__(self, declared: dict[str, str] | None = None) -> None:
         """``declared``: rule variants this engine declares and plays where a set-up or snapshot names none."""
         load_handlers()
@@ -73,7 +78,7 @@ class ReferenceEngine:
             players=[PlayerState(score=starting_points[seat]) for seat in range(parsed.players)],
             tiles=tiles_for(parsed) if parsed.artifacts else [],
         )
-        self.table = Table(state)
+        self.table = self.table_class(state)
         self._listed = None
         self.table.rulings.start("SETUP-1")
         for rule, field in SETUP_RULES:
@@ -85,7 +90,7 @@ class ReferenceEngine:
 
     def load(self, snapshot: JSON) -> None:
         state = load_state(snapshot, self.declared)
-        self.table = Table(state)
+        self.table = self.table_class(state)
         self._listed = None
         self.table.rulings.start("PROTO-1")
         self.spec = flow.settle(self.table)
@@ -146,9 +151,10 @@ class ReferenceEngine:
         self._events = self._require_game().take_events()
         return self._events
 
-    # The first-divergence replay reads it in process, the protocol never (oracle/scenarios/blame.py).
+    # The first-divergence replay and the comparison of events read it in process, the protocol never
+    # (oracle/scenarios/blame.py, oracle/engines/events.py).
     @property
-    def account(self) -> Account:  # pragma: no cover - read by the blame of a failing engine only
+    def account(self) -> Account:  # pragma: no cover - read beside an engine under test, not by scenarios
         """The last step's account, rule by rule: the rule behind each of its events, the rules it applied without
         an event, and the rule under which the pending decision is asked (:mod:`oracle.reference.rulings`)."""
         table = self._require_game()

@@ -73,7 +73,9 @@ class Table:
         """The cards of this game that can recover themselves (RUL-4): none without the expansion."""
 
     def _twin(self, events: list[JSON]) -> Table:
-        twin = Table.__new__(Table)
+        """A copy of this table with ``events``, of the same class: a subclass trying another reading of a rule
+        stays that reading in every copy (the harness's, and :meth:`what_if`'s)."""
+        twin = type(self).__new__(type(self))
         twin.state = self.state.clone()
         twin.events = events
         twin.cards = self.cards

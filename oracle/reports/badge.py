@@ -1,6 +1,9 @@
-"""The badge figure of a run ("32/491 checked · 32 pass") and the shields.io endpoint file that shows it.
+"""The badge of a run (``488/502 pass``, ``97 % · 14 fail``), the longer figure the reports show beside it
+(``32/491 checked · 32 pass``), and the shields.io endpoint file.
 
-The figure says how much was checked: the checks that ran (an unsupported or not-applicable check did not run)
+The badge's message is short, as shields.io's are: the passes over all the checks of the run when nothing failed
+(an unsupported check is not a pass), else the share of the checks that ran that passed and how many failed. The
+longer figure says how much was checked: the checks that ran (an unsupported or not-applicable check did not run)
 over all the checks of the run, then the passes among them (an expected failure ran and is not a pass) and the
 failures. The colour is bright green only when the run finished, every check that ran passed, every check the
 engine's declarations allow ran (none incomplete, none unsupported at run time because the engine refused a call
@@ -60,6 +63,18 @@ class Score:
         return figure if self.complete else f"{figure} · incomplete"
 
     @property
+    def message(self) -> str:
+        """The badge's words: ``488/502 pass`` when nothing failed, ``97 % · 14 fail`` when checks failed,
+        ``nothing checked``, each with `` · incomplete`` for a run that stopped early."""
+        if not self.ran:
+            words = "nothing checked"
+        elif self.failed:
+            words = f"{self.percent} % · {self.failed} fail"
+        else:
+            words = f"{self.passes}/{self.checks} pass"
+        return words if self.complete else f"{words} · incomplete"
+
+    @property
     def color(self) -> str:
         """A shields.io named colour (the rule is in the module's docstring)."""
         if not self.ran or not self.complete:
@@ -90,7 +105,7 @@ def report_score(report: Report) -> Score:
 def badge_json(report: Report, label: str = DEFAULT_LABEL) -> dict[str, object]:
     """A shields.io endpoint document: ``schemaVersion``, ``label``, ``message`` and ``color``."""
     score = report_score(report)
-    return {"schemaVersion": SHIELDS_SCHEMA_VERSION, "label": label, "message": score.text, "color": score.color}
+    return {"schemaVersion": SHIELDS_SCHEMA_VERSION, "label": label, "message": score.message, "color": score.color}
 
 
 def write_badge(path: Path, report: Report, label: str = DEFAULT_LABEL) -> None:

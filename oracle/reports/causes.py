@@ -48,9 +48,9 @@ def _from_divergence(divergence: JSON) -> CauseFacts | None:
         engine = divergence.get("engine_rejection")
         return changed_then_rejected(action, rejection or {}, engine if isinstance(engine, dict) else {},
                                      str(divergence.get("field", "")))
-    if kind in ("state", "decision"):
+    if kind in ("state", "decision", "events"):
         field = str(divergence.get("field", ""))
-        return differs_after(action, field if kind == "state" else f"decision.{field}".rstrip("."))
+        return differs_after(action, field if kind != "decision" else f"decision.{field}".rstrip("."))
     return None
 
 

@@ -11,8 +11,8 @@ from typing import Protocol
 from oracle.core import versions
 from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
 from oracle.core.json_types import JSON
-from oracle.core.results import REACHED_BY, UNLOCKED_BY_LOAD, CheckResult, Outcome
-from oracle.core.shards import Shard
+from oracle.core.results import POSITION_REFUSED, REACHED_BY, UNLOCKED_BY_LOAD, CheckResult, Outcome
+from oracle.core.shards import Plan, Shard
 from oracle.core.versions import python_version
 from oracle.engines.costs import EngineCosts
 from oracle.engines.legal_share import LegalShare
@@ -34,21 +34,22 @@ def date_problem(text: str) -> str | None:
 
 @dataclass(frozen=True)
 class ShardRecord:
-    """What a shard's report needs for ``oracle report merge`` to rebuild the whole run: which shard it was, the
-    whole plan it was cut from (its checks and their digest), and each result's and each check not run's place in
-    that plan (the index of its unit), so the merged results come in the order of an unsharded run."""
+    """What a shard's report needs for ``oracle report merge`` to rebuild the whole run, and to prove which units it
+    was dealt: which shard it was, the whole plan it was cut from (every unit's id and its checks' ids) with the
+    plan's digest and the digest of the units dealt to it, and each result's and each check not run's place in that
+    plan (the index of its unit), so the merged results come in the order of an unsharded run. The report adds the
+    digest of its results (:func:`oracle.reports.json_report.build_report`)."""
 
     shard: Shard
-    planned: int
-    """The checks of the whole (unsharded) plan."""
-    plan_sha256: str
-    """The SHA-256 of the whole plan's check ids, in order: shards of one run have the same."""
+    plan: Plan
     positions: tuple[int, ...] = ()
     not_run_positions: tuple[int, ...] = ()
 
     def to_json(self) -> JSON:
-        return {"index": self.shard.index, "count": self.shard.count, "planned": self.planned,
-                "plan_sha256": self.plan_sha256, "positions": list(self.positions),
+        return {"index": self.shard.index, "count": self.shard.count, "planned": self.plan.checks,
+                "plan_sha256": self.plan.sha256,
+                "plan": [{"unit": unit.id, "checks": list(unit.checks)} for unit in self.plan.units],
+                "dealt_sha256": self.plan.dealt_sha256(self.shard), "positions": list(self.positions),
                 "not_run_positions": list(self.not_run_positions)}
 
 
@@ -212,13 +213,18 @@ def load_would_unlock(results: Iterable[CheckResult]) -> int:
 
 
 def load_line(results: Iterable[CheckResult]) -> str:
-    """``load would unlock 459 of the 459 unsupported checks (docs/wire.md, "Writing export and load")``, then how
-    many scenarios were reached by playing their preamble (``41 scenario(s) reached their position by playing its
-    preamble``); '' when neither."""
+    """``load would unlock 459 of the 459 unsupported checks (docs/wire.md, "Writing export and load")``; or, from an
+    engine whose ``load`` refused the oracle's positions, the one line that says so (``load refused the positions
+    the oracle built: 444 checks that start from one are unsupported (…)``); then how many scenarios were reached by
+    playing their preamble (``41 scenario(s) reached their position by playing its preamble``); '' when none."""
     seen = list(results)
-    unlocked = load_would_unlock(seen)
     played = reached_counts(seen)
     ways = "; ".join(f"{count} scenario(s) reached their position {WAY_WORDS[way]}" for way, count in played.items())
+    refused = sum(r.outcome is Outcome.UNSUPPORTED and r.details.get(POSITION_REFUSED) is True for r in seen)
+    if refused:
+        return (f"load refused the positions the oracle built: {refused} checks that start from one are unsupported "
+                '(docs/wire.md, "Writing export and load")' + (f"; {ways}" if ways else ""))
+    unlocked = load_would_unlock(seen)
     if not unlocked:
         return ways
     unsupported = not_run_counts(seen)[0]

@@ -1,5 +1,9 @@
 """The Markdown report, for a CI step summary: the causes, totals, per rule group, per card, every failure, the
-notes, and the coverage of the rules catalogue."""
+notes, and the coverage of the rules catalogue.
+
+It is built from strings, where the HTML site uses Jinja2 templates: the Markdown libraries of the field
+(markdown-it-py, mistune) read Markdown, none writes it, and what a summary needs beyond plain lines is escaping
+for GitHub's tables, code spans and autolinks, which :mod:`oracle.reports.sanitize` does for every engine string."""
 
 from __future__ import annotations
 
@@ -136,7 +140,7 @@ def _speed(run: RunInfo) -> list[str]:
         return []
     lines = ["### Engine speed", ""]
     if run.budget_scale is not None:
-        lines += [f"The run's {run.budget_scale.text()}.", ""]
+        lines += [f"The run's {md_text(run.budget_scale.text())}.", ""]
     lines += ["| method | calls | median ms | total s |", "|---|---:|---:|---:|"]
     lines += [f"| `{cost.method}` | {cost.calls} | {cost.median * 1e3:.3g} | {cost.seconds:.2f} |"
               for cost in run.engine_costs.methods]

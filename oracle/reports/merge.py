@@ -1,38 +1,38 @@
 """``oracle report merge``: the JSON reports of the N shards of one run (``oracle check --shard K/N``) joined into
 the report the unsharded run would have written, apart from its times and measured engine speeds.
 
+Each shard's report must first prove its deal (:mod:`oracle.reports.shard_proof`): its results are exactly those of
+the units the run's plan deals it, so no planned check goes missing and none is counted twice.
+
 The results are put back in the order of the whole plan (each shard's report says where each result sits in it), so
 the causes are grouped again across shards: a cause three shards saw is one cause with all its members. A shard
 that stopped early leaves the merged run incomplete, with its checks not run listed. Reports that are not of one
 run are refused, naming the file and the field that differs: the engine, the suite version, the oracle version,
 the options (all but ``--shard`` and ``--jobs``), the shard count and the plan; and so is a shard given twice or
-missing.
+missing, a report of an earlier format (it proves no deal), and a report that does not prove its deal.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.speed import BudgetScale, ScaleSource, SpeedSample
-from oracle.reports.common import DATE_FORMAT, RunInfo
+from oracle.reports.common import DATE_FORMAT, RunInfo, date_problem
 from oracle.reports.json_report import REPORT_FORMAT, SCHEMA_FILE
 from oracle.reports.read_json import JsonFileError, read_json_file
+from oracle.reports.shard_proof import SIGNALS_STOPPING, MergeError, ShardReport, refuse_unproven, shard_run
 
-
-class MergeError(ValueError):
-    """The reports cannot be merged; the message names the file and the field."""
-
-
-SIGNALS_STOPPING = {f"stopped by {name}": name for name in ("SIGINT", "SIGTERM")}
-"""A shard's ``run.stopped`` when a signal stopped it, and the signal (which gives the merged run its exit code)."""
+__all__ = ["MergeError", "Merged", "ShardReport", "merge_reports", "merge_shards", "read_shard", "result_of"]
 
 FREE_OPTIONS = ("shard", "jobs")
 """The options shards of one run may differ in (which shard it is, and the workers each job had)."""
@@ -47,24 +47,8 @@ SAME_FIELDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """The fields every shard of one run has alike (the options are compared apart, without :data:`FREE_OPTIONS`)."""
 
-
-@dataclass(frozen=True)
-class ShardReport:
-    """One shard's report as read: its file, its document, and its results rebuilt."""
-
-    path: Path
-    data: JSON
-    results: tuple[CheckResult, ...]
-
-    @property
-    def run(self) -> JSON:
-        run: JSON = self.data["run"]
-        return run
-
-    @property
-    def shard(self) -> JSON:
-        shard: JSON = self.run["shard"]
-        return shard
+MISSING_SHOWN = 10
+"""How many missing shards a refusal names (a forged count of a billion shards costs no more than ten)."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +75,8 @@ def read_shard(path: Path) -> ShardReport:
         raise MergeError(str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
         found = data.get("format") if isinstance(data, dict) else None
-        raise MergeError(f"{path}: format: expected {REPORT_FORMAT!r} (a report of this oracle's `oracle check`), "
-                         f"got {found!r}")
+        raise MergeError(f"{path}: format: expected {REPORT_FORMAT!r} (a report of this oracle's `oracle check`, "
+                         f"which proves the shard's deal), got {found!r}")
     error = next(iter(sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))), None)
     if error is not None:
         where = ".".join(str(p) for p in error.absolute_path) or "the top level"
@@ -103,6 +87,9 @@ def read_shard(path: Path) -> ShardReport:
     if len(shard["positions"]) != len(data["results"]) \
             or len(shard["not_run_positions"]) != len(data["run"].get("not_run", [])):
         raise MergeError(f"{path}: run.shard.positions: one position per result and per check not run expected")
+    problem = date_problem(data["run"]["date"])
+    if problem is not None:
+        raise MergeError(f"{path}: run.date: {problem}")
     return ShardReport(path, data, tuple(result_of(raw) for raw in data["results"]))
 
 
@@ -140,10 +127,12 @@ def refuse_mixed(shards: Sequence[ShardReport]) -> None:
             raise MergeError(f"{report.path}: run.shard.index: shard {index} is given twice (also {seen[index]})")
         seen[index] = report.path
     count = first.shard["count"]
-    missing = [k for k in range(1, count + 1) if k not in seen]
-    if missing:
+    held = sum(1 <= k <= count for k in seen)
+    if held < count:
+        shown = list(islice((k for k in range(1, count + 1) if k not in seen), MISSING_SHOWN))
+        more = f" and {count - held - len(shown)} more" if held + len(shown) < count else ""
         raise MergeError(f"{first.path}: run.shard.count: the run has {count} shards; shard "
-                         f"{', '.join(f'{k}/{count}' for k in missing)} is missing")
+                         f"{', '.join(f'{k}/{count}' for k in shown)}{more} is missing")
 
 
 def _options(report: ShardReport) -> JSON:
@@ -165,6 +154,8 @@ def merge_shards(shards: Sequence[ShardReport]) -> Merged:
     lasting as long as the longest shard; incomplete when a shard is (the reasons joined, the checks not run in the
     order of the plan); the largest budget scale the shards used."""
     refuse_mixed(shards)
+    for report in shards:
+        refuse_unproven(report)
     ordered = sorted(((position, n, result) for report in shards
                       for n, (position, result) in enumerate(zip(report.shard["positions"], report.results,
                                                                  strict=True))),
@@ -178,18 +169,13 @@ def merge_shards(shards: Sequence[ShardReport]) -> Merged:
                         if r.run.get("stopped"))
     signals = [SIGNALS_STOPPING.get(str(r.run.get("stopped", "")), "") for r in by_index]
     scales = [s for s in (_scale(r.run.get("budget_scale")) for r in by_index) if s is not None]
-    first = by_index[0].run
-    options = {**first["options"], "shard": None}
-    run = RunInfo(
-        engine=first["engine"]["name"], engine_version=first["engine"]["version"], impl=first["engine"]["impl"],
-        suites=tuple(first["suites"]),
+    first = by_index[0]
+    options = {**first.run["options"], "shard": None}
+    run = dataclasses.replace(
+        shard_run(first), options=options, shard=None,
         started=min(datetime.strptime(r.run["date"], DATE_FORMAT).replace(tzinfo=UTC) for r in by_index),
-        duration=max(float(r.run["duration"]) for r in by_index), options=options,
-        suite_version=first["suite_version"], suite_digest=first.get("suite_digest", ""),
-        oracle_version=first["oracle_version"], protocol=first["protocol"],
-        python=first["python"], stopped=stopped, signal=next((s for s in signals if s), ""),
-        not_run=tuple(check_id for _, _, check_id in not_run),
-        fail_on_unsupported=bool(options.get("fail_on_unsupported")), allow_empty=bool(options.get("allow_empty")),
+        duration=max(float(r.run["duration"]) for r in by_index), stopped=stopped,
+        signal=next((s for s in signals if s), ""), not_run=tuple(check_id for _, _, check_id in not_run),
         budget_scale=max(scales, key=lambda s: s.factor) if scales else None)
     return Merged([result for _, _, result in ordered], run)
 

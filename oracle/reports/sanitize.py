@@ -1,9 +1,10 @@
-"""Making text that came from an engine safe for every report and for the terminal.
+"""Making a result's text safe for every report and for the terminal, and engine text inert in Markdown.
 
-Engines put anything in their messages: ANSI colour codes, NUL bytes, lone surrogates. XML 1.0 forbids most
-control characters, a terminal obeys them, and UTF-8 cannot encode a lone surrogate. So every result is
-cleaned once, as it arrives from a worker: control characters (all but newline and tab) become visible
-escapes such as ``\\x1b``, and surrogates and the non-characters U+FFFE/U+FFFF become U+FFFD.
+Engine text is made safe where it enters the oracle (:mod:`oracle.core.engine_text`, the one gate). A result also
+carries text that no engine wrote: a scenario's title, a report read back for a merge. So each result is cleaned
+once more as it arrives from a worker, with the same rule (:func:`~oracle.core.engine_text.safe_characters`:
+control characters become visible escapes such as ``\\x1b``, surrogates U+FFFD). Markdown has markup of its own:
+:func:`md_text`, :func:`md_code` and :func:`md_fence` escape for it.
 """
 
 from __future__ import annotations
@@ -12,34 +13,12 @@ import dataclasses
 import re
 from typing import Any
 
+from oracle.core.engine_text import safe_characters, safe_data
 from oracle.core.results import CheckResult
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _TEXT_FIELDS = ("title", "expected", "actual", "message", "reproduce")
-
-
-def _replacement(match: re.Match[str]) -> str:
-    char = match.group()
-    code = ord(char)
-    if 0xD800 <= code <= 0xDFFF or code >= 0xFFFE:
-        return "\ufffd"
-    return f"\\x{code:02x}"
-
-
-def clean_text(text: str) -> str:
-    """``text`` with control characters escaped and unencodable characters replaced."""
-    return _UNSAFE.sub(_replacement, text) if _UNSAFE.search(text) else text
-
-
-def clean_data(value: Any) -> Any:
-    """JSON-like data with every string (keys too) cleaned."""
-    if isinstance(value, str):
-        return clean_text(value)
-    if isinstance(value, dict):
-        return {clean_data(k) if isinstance(k, str) else k: clean_data(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [clean_data(v) for v in value]
-    return value
+clean_text = safe_characters
+"""``text`` with control characters escaped and unencodable characters replaced (the gate's rule)."""
 
 
 def clean_result(result: CheckResult) -> CheckResult:
@@ -50,7 +29,7 @@ def clean_result(result: CheckResult) -> CheckResult:
         cleaned = clean_text(text)
         if cleaned != text:
             changes[name] = cleaned
-    details = clean_data(result.details)
+    details = safe_data(result.details)
     if details != result.details:
         changes["details"] = details
     return dataclasses.replace(result, **changes) if changes else result

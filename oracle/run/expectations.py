@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import re
-import tomllib
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.core.nesting import Syntax, too_deep
+from oracle.core.bounded_input import Input, InputError, parse_text, read_text
 from oracle.core.results import CheckResult, Outcome
 from oracle.scenarios.loader import display_path
 from oracle.scenarios.locate import key_lines, line_of
@@ -45,20 +43,10 @@ def load_expectations(path: Path, known_ids: Collection[str]) -> tuple[dict[str,
     """The entries of an expectations file, and its errors (each ``file:line: message``)."""
     file = display_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        return {}, [f"{file}: cannot read the expectations file ({exc.strerror})"]
-    except UnicodeDecodeError:
-        return {}, [f"{file}:1: not valid UTF-8"]
-    deep = too_deep(text, Syntax.TOML)
-    if deep is not None:
-        return {}, [f"{file}:{deep.line}: not valid TOML: {deep.message}"]
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        return {}, [f"{file}:{found.group(1) if found else 1}: not valid TOML: {message}"]
+        text = read_text(path, Input.EXPECTATIONS, file)
+        data = parse_text(text, Input.EXPECTATIONS, file)
+    except InputError as exc:
+        return {}, [str(exc)]
     lines = key_lines(text)
     errors: list[str] = []
     for key in data:

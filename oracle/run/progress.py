@@ -12,10 +12,11 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TaskProgressColumn, TextColumn
 
 from oracle.core.results import CheckResult
-from oracle.run.colour import terminal_console
+from oracle.run.colour import console_on
 
 DELAY = 2.0
 LOG_EVERY = 10.0
@@ -24,13 +25,13 @@ WIDTH = 30
 Sink = Callable[[int, list[CheckResult]], bool]
 
 
-def _bar(stream: TextIO, clock: Callable[[], float]) -> Progress:
+def _bar(console: Console, clock: Callable[[], float]) -> Progress:
     return Progress(
         BarColumn(bar_width=WIDTH, complete_style="cyan", finished_style="green"),
         TextColumn("{task.completed}/{task.total} checks"),
         TaskProgressColumn(text_format="({task.percentage:>3.0f}%)"),
         TextColumn("{task.fields[elapsed]:.0f} s"),
-        console=terminal_console(stream), get_time=clock, auto_refresh=False, transient=True,
+        console=console, get_time=clock, auto_refresh=False, transient=True,
         redirect_stdout=False, redirect_stderr=False,
     )
 
@@ -42,7 +43,8 @@ class CheckProgress:
         self.total = total
         self.stream = stream
         self.clock = clock
-        self.terminal = stream.isatty()
+        self.console = console_on(stream)
+        self.terminal = self.console.is_terminal
         self.started = clock()
         self.shown_at = self.started
         self.done = 0
@@ -80,7 +82,7 @@ class CheckProgress:
     def _draw(self, elapsed: float) -> None:
         done = min(self.done, self.total)
         if self.bar is None or self.task is None:
-            self.bar = _bar(self.stream, self.clock)
+            self.bar = _bar(self.console, self.clock)
             self.task = self.bar.add_task("checks", total=max(1, self.total), completed=done, elapsed=elapsed)
             self.bar.start()
         else:

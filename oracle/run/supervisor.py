@@ -22,6 +22,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
+from oracle.core.engine_text import clean_text
 from oracle.core.results import CheckResult, Outcome
 from oracle.engines.costs import EngineCosts
 from oracle.engines.harness import START_METHODS, Handshake
@@ -167,7 +168,7 @@ class _Worker:
                 text = log.read().decode("utf-8", "replace")
         except OSError:
             return ""
-        return text if size <= TAIL_BYTES else "…" + text
+        return clean_text(text if size <= TAIL_BYTES else "…" + text, limit=TAIL_BYTES + 1)
 
     def tail_note(self) -> str:
         lines = [line for line in self.tail().splitlines() if line.strip()][-3:]

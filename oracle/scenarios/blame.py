@@ -13,7 +13,10 @@ step both sides are compared on
 2. the canonical state (the engine's ``export``, when it has the capability): blamed on the reference's event that
    wrote the differing field, or on the rule in force where the engine did something the reference did not;
 3. the pending decision: an item offered on one side only is the verdict on the answer choosing it (blamed on the
-   item's own rule, else the refusal's); any other field, on the rule under which the reference asks it.
+   item's own rule, else the refusal's); any other field, on the rule under which the reference asks it;
+4. when both agree on those, the events of an accepted action, from an engine that declares ``events``: an event of
+   no protocol type is PROTO-2, a missing or wrong one is blamed on the rule of the reference's event, an extra one on
+   the rule of the reference's step (:mod:`oracle.engines.events`).
 
 When both the state and the decision differ, the state comes first if the reference wrote the differing field at
 that step, else the decision. The reference's rules come from its account of the step and its explanations
@@ -37,6 +40,7 @@ from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
 from oracle.core.protocol import answer_is_ordered
+from oracle.engines.events import event_difference
 from oracle.engines.harness import Subject
 from oracle.reference import ReferenceEngine
 from oracle.reference import actions as reference_actions
@@ -238,7 +242,8 @@ class _Replay:
         if not engine.get("accepted"):
             return self.both_rejected(step, engine.get("rejection") or {}, verdict.get("rejection") or {}, before)
         events = engine.get("events")
-        return self.compare_after(step, [e for e in events if isinstance(e, dict)] if isinstance(events, list) else [])
+        listed = events if isinstance(events, list) else []
+        return self.compare_after(step, [e for e in listed if isinstance(e, dict)]) or self.events_after(step, listed)
 
     def listed(self, step: TraceStep) -> CauseFacts | None:
         action = step.action
@@ -365,6 +370,22 @@ class _Replay:
         if decision is not None:
             return self.decision_differs(step, decision, expected, pending, account)
         return None
+
+    def events_after(self, step: TraceStep, engine_events: list[object]) -> CauseFacts | None:
+        """Both accepted ``step`` and agree on the state and the decision: the engine's events against the reference's,
+        when the engine declares ``events`` (:mod:`oracle.engines.events`)."""
+        if not self.engine().handshake.can("events"):
+            return None
+        account = self.reference.account
+        found = event_difference(engine_events, account.events, account.root)
+        if found is None:
+            return None
+        action = step.action
+        cards = tuple(dict.fromkeys((*action_cards(action), *_event_cards(found.reference or found.engine or {}))))
+        return CauseFacts(Verdict.DIFFERS, str((action or {}).get("type")), field=found.field, rule=found.rule,
+                          step=step.number, cards=cards,
+                          reference_does=f"after {action_words(action)} {found.reference_does}",
+                          engine_does=found.engine_does)
 
     def decision_differs(self, step: TraceStep, where: str, expected: JSON | None, pending: JSON | None,
                          account: Account) -> CauseFacts:

@@ -6,15 +6,23 @@ A saved counterexample is named ``<cause>-<digest>`` (``DEC-2-accepts-end_turn-1
 the reference and the action's type (``vale_invariants.scenario.counterexample_name``), the digest that of the
 counterexample itself. Two files of one cause are the same deviation found twice (by two games, two runs or two
 shards): the corpus keeps the smaller, a scenario before a raw trace.
+
+Joining corpora reads and writes regular files only: a symbolic link anywhere in a shard's corpus or in the target
+corpus is refused, naming it, before anything is written (a link in an artifact would copy a file from outside into
+the corpus, a link in the target would be written through). Files are written with exclusive creation in the target
+folder itself, a kept file replaced by a new one renamed over it (:mod:`oracle.core.folder_files`).
 """
 
 from __future__ import annotations
 
+import os
 import re
-import shutil
-from collections.abc import Iterable
+import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from oracle.core.folder_files import Kind, Refused, open_folder, put
 
 SUFFIXES = (".toml", ".trace.json")
 """The files a corpus holds, in the order one is preferred to the other for one cause (a scenario replays)."""
@@ -73,16 +81,42 @@ def compact(directory: Path) -> list[Path]:
     return removed
 
 
+def links_below(directory: Path) -> Iterator[Path]:
+    """Every symbolic link in ``directory`` and its subfolders (a folder link is named, never entered), by path."""
+    with os.scandir(directory) as found:
+        items = sorted(found, key=lambda item: item.name)
+    for item in items:
+        if item.is_symlink():
+            yield Path(item.path)
+        elif item.is_dir(follow_symlinks=False):
+            yield from links_below(Path(item.path))
+
+
+def _read_regular(path: Path) -> bytes:
+    """A corpus file's bytes, opened without following a link (one planted since the folder was looked at)."""
+    opened = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(opened, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            raise Refused(path, Kind.OTHER)
+        return stream.read()
+
+
 def combine(sources: Iterable[Path], target: Path) -> list[Path]:
     """Copy the counterexamples of every source corpus (and of ``target`` itself) into ``target``, one per cause;
-    the files ``target`` holds afterwards."""
-    target.mkdir(parents=True, exist_ok=True)
-    found = [entry for source in (target, *sources) for entry in entries(source)]
+    the files ``target`` holds afterwards. A symbolic link in any of them is :class:`Refused` before anything is
+    written."""
+    folders = [target, *sources] if target.is_dir() else list(sources)
+    for folder in folders:
+        link = next(links_below(folder), None)
+        if link is not None:
+            raise Refused(link, Kind.LINK)
+    found = [entry for folder in folders for entry in entries(folder)]
     kept = []
-    for entry in best_by_cause(found).values():
-        destination = target / entry.path.name
-        if entry.path.resolve() != destination.resolve():
-            shutil.copyfile(entry.path, destination)
-        kept.append(destination)
+    with open_folder(target, create=True) as opened:
+        for entry in best_by_cause(found).values():
+            destination = target / entry.path.name
+            if entry.path.parent != target:
+                put(opened, entry.path.name, _read_regular(entry.path), destination)
+            kept.append(destination)
     compact(target)
     return kept

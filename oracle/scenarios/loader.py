@@ -14,45 +14,35 @@ from __future__ import annotations
 import copy
 import difflib
 import json
-import tomllib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from oracle.core.bounded_input import Input, InputError, decoded, read_bytes
+from oracle.core.bounded_input import parse_text as parse_input
 from oracle.core.cards import catalogue
 from oracle.core.json_types import JSON
-from oracle.core.nesting import Syntax, too_deep
 from oracle.core.protocol import DecisionKind
 from oracle.core.rules import rules as rules_catalogue
 from oracle.core.rules import variant_problem
 from oracle.core.validation import schema as protocol_schema
+from oracle.scenarios.bundled import BUNDLED_NAME as BUNDLED_NAME
+from oracle.scenarios.bundled import PACKAGE
+from oracle.scenarios.bundled import default_dir as default_dir
 from oracle.scenarios.given import GivenError, complete_snapshot
-from oracle.scenarios.locate import KeyPath, key_lines, line_of
+from oracle.scenarios.locate import KeyPath, key_lines, line_of, plain_lines
 from oracle.scenarios.match import ABSENT, DRAW_PILE_TOP, canonical_action, canonical_form
 from oracle.scenarios.model import Scenario, ScenarioError, Step
-from oracle.scenarios.suite_cache import keep_suite, kept_suite, suite_key
+from oracle.scenarios.suite_cache import mark_validated, suite_key, suite_validated
 
-PACKAGE = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = PACKAGE / "schemas" / "scenario.schema.json"
 SNAPSHOT_CARD_LISTS = ("actives_used", "display", "draw_pile", DRAW_PILE_TOP, "discard_pile")
 PLAYER_CARD_LISTS = ("hand", "area", "markers")
 # A ``do`` expected to be rejected with one of these codes is a probe: sent as written, it may name a card
 # that does not exist or break the action schema.
 PROBE_CODES = frozenset({"UNKNOWN_CARD", "MALFORMED_ACTION"})
-
-
-def default_dir() -> Path:
-    """The bundled suite: ``oracle/_suite`` in an installed wheel, else the clone's top-level ``scenarios/``
-    (an editable install or a checkout, where the package sits beside it)."""
-    package = PACKAGE
-    bundled = package / "_suite"
-    return bundled if bundled.is_dir() else package.parent / "scenarios"
-
-
-BUNDLED_NAME = "scenarios"
-"""How reports name the bundled suite's directory, installed from a wheel or editable: ``scenarios/<path>``."""
 
 
 def display_path(path: Path) -> str:
@@ -172,11 +162,15 @@ def describe_path(path: KeyPath) -> str:
 
 
 class _FileCheck:
-    """Collects the errors of one file, each placed at the line of its key path."""
+    """Collects the errors of one file, each placed at the line of its key path. A file of the bundled suite that
+    the cache says validated under the same key (``validated``) is built without the schema and the reference's
+    checks: the same scenario, for about a third of the work."""
 
-    def __init__(self, file: str, text: str) -> None:
+    def __init__(self, file: str, text: str, validated: bool = False) -> None:
         self.file = file
-        self.lines = key_lines(text)
+        self.validated = validated
+        plain = plain_lines(text) if validated else None
+        self.lines = key_lines(text) if plain is None else plain
         self.errors: list[ScenarioError] = []
         self.paths: set[KeyPath] = set()
 
@@ -193,7 +187,7 @@ class _FileCheck:
     # ------------------------------------------------------------------ schema
 
     def schema_errors(self, data: JSON) -> None:
-        if quickly_valid(data):
+        if self.validated or quickly_valid(data):
             return
         for err in _validator().iter_errors(data):
             path: KeyPath = tuple(err.absolute_path)
@@ -256,7 +250,7 @@ class _FileCheck:
         """An action the oracle sends or expects, in canonical form; an error when it cannot fit the schema."""
         errors_before = len(self.errors)
         out = canonical_form(self.action_cards(action, path))
-        problem = action_schema_problem(out) if len(self.errors) == errors_before else ""
+        problem = action_schema_problem(out) if len(self.errors) == errors_before and not self.validated else ""
         if problem:
             self.error(path, f"not a canonical action ({problem}); a deliberately malformed action needs "
                              "reject = { code = \"MALFORMED_ACTION\" }")
@@ -286,31 +280,21 @@ class _FileCheck:
         return out
 
 
-def _toml_error(file: str, exc: tomllib.TOMLDecodeError) -> ScenarioError:
-    message = str(exc)
-    line = getattr(exc, "lineno", None)
-    if line is None:
-        import re
-
-        found = re.search(r"\(at line (\d+), column \d+\)", message)
-        line = int(found.group(1)) if found else 1
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
-    else:
-        message = getattr(exc, "msg", message)
-    return ScenarioError(file, int(line), f"not valid TOML: {message}")
+def _input_error(exc: InputError) -> ScenarioError:
+    """A file that cannot be read, decoded or parsed, as a scenario error (on line 1 when it is the whole file)."""
+    return ScenarioError(exc.file, exc.line or 1, exc.reason)
 
 
-def parse_text(text: str, path: Path, file: str | None = None) -> tuple[Scenario | None, list[ScenarioError]]:
-    """Validate one scenario document; return the scenario (None when invalid) and every error found."""
+def parse_text(text: str, path: Path, file: str | None = None,
+               validated: bool = False) -> tuple[Scenario | None, list[ScenarioError]]:
+    """Validate one scenario document; return the scenario (None when invalid) and every error found. With
+    ``validated`` (a bundled file the cache vouches for) the schema and the reference's checks are skipped."""
     file = file or display_path(path)
-    deep = too_deep(text, Syntax.TOML)
-    if deep is not None:
-        return None, [ScenarioError(file, deep.line, f"not valid TOML: {deep.message}")]
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return None, [_toml_error(file, exc)]
-    check = _FileCheck(file, text)
+        data = parse_input(text, Input.SCENARIO, file)
+    except InputError as exc:
+        return None, [_input_error(exc)]
+    check = _FileCheck(file, text, validated)
     check.schema_errors(data)
     if check.errors:
         return None, _sorted(check.errors)
@@ -345,7 +329,7 @@ def _build(check: _FileCheck, data: JSON, path: Path, file: str) -> Scenario:
     else:
         given = _with_required_variants(check, data, check.snapshot_cards(data["given"], ("given",)))
         _no_absence_marker(check, data["given"], ("given",))
-        if not check.errors:
+        if not check.errors and not check.validated:
             _check_given(check, given)
     steps = tuple(_build_step(check, i, raw) for i, raw in enumerate(data["steps"]))
     expect_end = check.snapshot_cards(data["expect_end"], ("expect_end",)) if "expect_end" in data else None
@@ -396,6 +380,8 @@ def _check_new_game(check: _FileCheck, raw: JSON, setup: JSON) -> JSON | None:
         return None
     full = {**setup, "first_player": raw.get("first_player", 0),
             "deck": top + sorted(c.id for c in cards if c.id not in top)}
+    if check.validated:
+        return full
     try:
         ReferenceEngine().new_game(full)
     except SetupError as exc:
@@ -515,13 +501,13 @@ def _build_step(check: _FileCheck, index: int, raw: JSON) -> Step:
 _CHECKED: dict[tuple[str, str], tuple[bytes, tuple[Scenario | None, list[ScenarioError]]]] = {}
 
 
-def check_file(path: Path) -> tuple[Scenario | None, list[ScenarioError]]:
-    """Read and validate one file."""
+def check_file(path: Path, raw: bytes | None = None) -> tuple[Scenario | None, list[ScenarioError]]:
+    """Read and validate one file (``raw``: its bytes, already read)."""
     file = display_path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [ScenarioError(file, 1, f"cannot read the file ({exc.strerror})")]
+        raw = read_bytes(path, Input.SCENARIO, file) if raw is None else raw
+    except InputError as exc:
+        return None, [_input_error(exc)]
     key = (str(path), str(Path.cwd()))
     cached = _CHECKED.get(key)
     if cached is not None and cached[0] == raw:
@@ -531,13 +517,13 @@ def check_file(path: Path) -> tuple[Scenario | None, list[ScenarioError]]:
     return checked[0], list(checked[1])
 
 
-def _check_bytes(path: Path, file: str, raw: bytes) -> tuple[Scenario | None, list[ScenarioError]]:
+def _check_bytes(path: Path, file: str, raw: bytes,
+                 validated: bool = False) -> tuple[Scenario | None, list[ScenarioError]]:
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        return None, [ScenarioError(file, line, "not valid UTF-8")]
-    return parse_text(text, path, file)
+        text = decoded(raw, file)
+    except InputError as exc:
+        return None, [_input_error(exc)]
+    return parse_text(text, path, file, validated)
 
 
 def load_file(path: Path) -> Scenario:
@@ -606,14 +592,18 @@ _BUNDLED: dict[str, tuple[Scenario, ...]] = {}
 
 
 def _load_bundled(directory: Path, files: list[Path]) -> ScenarioSet:
-    """The bundled suite: as validated before in this process or kept on disk under the same key, else
-    validated now (:mod:`oracle.scenarios.suite_cache`)."""
-    key = suite_key(directory, files)
+    """The bundled suite: as validated before in this process; else read from its files, validated now unless the
+    cache says the same files validated under the same key (:mod:`oracle.scenarios.suite_cache`)."""
+    try:
+        contents = [read_bytes(path, Input.SCENARIO, display_path(path)) for path in files]
+    except InputError:  # a file past the limits: each is validated and reported, and the suite is never kept
+        return _load_files(directory, files)
+    key = suite_key(directory, files, contents)
     kept = _BUNDLED.get(key)
+    if kept is None and suite_validated(key, len(files)):
+        kept = _read_validated(files, contents)
     if kept is None:
-        kept = kept_suite(key)
-    if kept is None:
-        found = _load_files(directory, files)
+        found = _load_files(directory, files, contents)
         found.key = key
         return found
     _BUNDLED.clear()
@@ -621,19 +611,34 @@ def _load_bundled(directory: Path, files: list[Path]) -> ScenarioSet:
     return ScenarioSet(directory, list(kept), files=len(files))
 
 
+def _read_validated(files: list[Path], contents: list[bytes]) -> tuple[Scenario, ...] | None:
+    """The suite's scenarios built from the bytes the key was computed from, without validating them again; None
+    (validate them) when any file does not build cleanly or two share an id."""
+    found: dict[str, Scenario] = {}
+    for path, content in zip(files, contents, strict=True):
+        try:
+            scenario, errors = _check_bytes(path, display_path(path), content, validated=True)
+        except Exception:  # the cache vouched for files that do not build: validate them and report what is wrong
+            return None
+        if scenario is None or errors or scenario.id in found:
+            return None
+        found[scenario.id] = scenario
+    return tuple(found.values())
+
+
 def _keep_bundled(found: ScenarioSet) -> None:
     if found.key and found.key not in _BUNDLED:
         _BUNDLED.clear()
         _BUNDLED[found.key] = tuple(found.scenarios)
-        keep_suite(found.key, found.scenarios)
+        mark_validated(found.key, found.files)
 
 
-def _load_files(directory: Path, files: list[Path]) -> ScenarioSet:
+def _load_files(directory: Path, files: list[Path], contents: list[bytes] | None = None) -> ScenarioSet:
     found = ScenarioSet(directory)
     first_seen: dict[str, Scenario] = {}
-    for path in files:
+    for number, path in enumerate(files):
         found.files += 1
-        scenario, errors = check_file(path)
+        scenario, errors = check_file(path, None if contents is None else contents[number])
         found.errors.extend(errors)
         if scenario is None:
             continue

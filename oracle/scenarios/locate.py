@@ -218,3 +218,37 @@ def line_of(lines: dict[KeyPath, int], path: KeyPath) -> int:
         if found is not None:
             return found
     return 1
+
+
+PLAIN_HEADERS = {"[[steps]]": "steps", "[expect_end]": "expect_end"}
+"""The two headers :func:`plain_lines` places: each ``[[steps]]`` entry and the ``[expect_end]`` table."""
+_PLACED = ("id", "steps", "expect_end")
+
+
+def plain_lines(text: str) -> dict[KeyPath, int] | None:
+    """The lines of the top-level ``id``, of each ``[[steps]]`` entry and of ``[expect_end]``, read line by line, as
+    :func:`key_lines` gives them, in a tenth of the time; None (ask :func:`key_lines`) unless the document is laid
+    out plainly: ``id = …`` before any header, those two headers written exactly so, no multi-line string and no
+    other way of writing the three keys."""
+    if '"""' in text or "'''" in text:
+        return None
+    lines: dict[KeyPath, int] = {}
+    steps = 0
+    in_table = False
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if line.startswith("["):
+            in_table = True
+            placed = PLAIN_HEADERS.get(line)
+            if placed == "steps":
+                lines[("steps", steps)] = number
+                steps += 1
+            elif placed == "expect_end":
+                lines[("expect_end",)] = number
+            elif line.lstrip("[ \"'").startswith(_PLACED):
+                return None
+        elif line.lstrip("\"'").startswith(_PLACED):
+            if in_table or not line.startswith("id") or line[2:].lstrip()[:1] != "=" or ("id",) in lines:
+                return None
+            lines[("id",)] = number
+    return lines

@@ -306,7 +306,7 @@ class _Run:
         if way is Way.PREAMBLE and self.preamble is not None:
             self.play_preamble(self.preamble)
         else:
-            self.call("load", self.subject.load_snapshot, complete_snapshot(self.scenario.given))
+            self.call("load", self.subject.load_position, complete_snapshot(self.scenario.given))
 
     def play_preamble(self, preamble: Preamble) -> None:
         """New game, then each preamble action, which the engine must accept; after each, the engine's state and

@@ -13,10 +13,8 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from oracle.core.cards import DATA_FILE as CARDS_FILE
-from oracle.core.options import OPTIONS_FILE
-from oracle.core.rules import RULES_FILE
-from oracle.scenarios.loader import BUNDLED_NAME, default_dir
+from oracle.core.data_files import CARDS_FILE, OPTIONS_FILE, RULES_FILE
+from oracle.scenarios.bundled import BUNDLED_NAME, default_dir
 
 DIGEST_LENGTH = 12
 """Hex digits of the SHA-256 kept: 48 bits, as many as a short git commit id."""

@@ -84,8 +84,9 @@ def toml_text(doc: JSON) -> str:
     document.append("given", given_table)
     if players:
         given_table.add(tomlkit.nl())
-        given_table.append("players", _tables(players))
-        last_table = given_table["players"][-1]
+        player_tables = _tables(players)
+        given_table.append("players", player_tables)
+        last_table = player_tables[-1]
     if doc.get("steps"):
         last_table.add(tomlkit.nl())
         document.append("steps", _tables(doc["steps"]))

@@ -31,7 +31,7 @@ from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_re
 from oracle.engines.harness import Handshake, Subject
 from oracle.engines.legal_share import LegalSampler
 from oracle.engines.play import MAX_STEPS, GameStuck, adopt_deck, choose_action, deal_difference, new_setup
-from oracle.engines.trial import Disagreement, first_disagreement, trial_actions
+from oracle.engines.trial import Disagreement, Listed, first_disagreement, trial_actions
 from oracle.reference import ReferenceEngine
 from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
 from oracle.scenarios.from_trace import (
@@ -203,6 +203,8 @@ class _Game:
         """The reference fed the same inputs, whose legal actions stand in for the engine's at a sampled-out
         decision; None when it cannot follow (an engine that shuffles by itself, a step the reference refuses)."""
         self.played: list[JSON] = []
+        self.tried_kinds: set[str] = set()
+        """The kinds of decision at which a declared ``try_actions`` was asked, where the listing judges them all."""
         self.set_aside = 0
         """Refusals of listed actions blamed on a ``--set-aside`` rule, past which the game went on."""
 
@@ -268,7 +270,9 @@ class _Game:
         if pending.get("kind") == "shuffle" or follower is None \
                 or (self.compares_legal and self.sampler.full(pending.get("kind"), self.step)) \
                 or not same_decision(follower.decision(), pending):
-            return choose_action(subject, pending, rng)
+            action = choose_action(subject, pending, rng)
+            self.try_once(subject, pending, action)
+            return action
         legal = follower.legal_actions()
         if not legal:
             raise GameStuck(f"no legal action for the pending decision {pending}")
@@ -283,6 +287,21 @@ class _Game:
                 if found.action is action:
                     return choose_action(subject, pending, rng)
         return action
+
+    def try_once(self, subject: Subject, pending: JSON, action: JSON) -> None:
+        """Where the listing judges every decision (legal-set share 1, the cheaper: :mod:`oracle.engines.legal_share`),
+        a declared ``try_actions`` is still asked once per kind of decision, on the chosen action and a few probes,
+        its own listing the judge: a verdict its ``apply`` on a copy then contradicts breaks PROTO-2 (issue 36, item
+        10). Where the listing and ``apply`` agree against it, the listing's own comparison speaks."""
+        kind = str(pending.get("kind"))
+        if not self.compares_legal or self.sampler.share < 1 or kind == "shuffle" or kind in self.tried_kinds \
+                or not subject.handshake.can("try_actions"):
+            return
+        self.tried_kinds.add(kind)
+        legal = subject.legal_actions()
+        snapshot = subject.export() if subject.handshake.can("export") else None
+        trial = trial_actions(action, legal, pending, snapshot, f"{self.unit.payload.seed}-{self.step}-once")
+        first_disagreement(subject, Listed(legal), trial)
 
     def start_following(self, subject: Subject) -> None:
         """The reference starts the same game, unless the engine shuffles by itself (its orders are its own)."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
+from oracle.core.defaults import DEFAULT_MAX_CAUSES
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
 from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
@@ -58,7 +59,7 @@ class FuzzOptions:
     seconds: float = 60.0
     mode: str = "both"
     shrink_examples: int = 50
-    causes: int = 20
+    causes: int = DEFAULT_MAX_CAUSES
     """``--max-causes``: the failures (each of another cause: the ones found are set aside) the run looks for."""
 
 

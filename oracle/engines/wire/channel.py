@@ -18,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from oracle.engines.wire.methods import MAX_LINE_BYTES, decode_line
+from oracle.core.engine_text import clean_text
+from oracle.core.limits import MAX_LINE_BYTES
+from oracle.engines.wire.methods import NestedTooDeep, decode_line
 
 STDERR_LINES_KEPT = 4
 STDERR_LINE_CHARS = 300
@@ -40,12 +42,13 @@ class Deadline(NamedTuple):
 
 
 class ChannelFault(Exception):
-    """The engine process broke the wire: ``kind`` is ``error`` or ``timeout``; the message is one line."""
+    """The engine process broke the wire: ``kind`` is ``error`` or ``timeout``; the message is one line, through the
+    engine-text gate (it quotes the engine's stderr and answers)."""
 
     def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
+        self.message = clean_text(message)
+        super().__init__(self.message)
         self.kind = kind
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +200,8 @@ class EngineProcess:
             line = self._read_line(deadline)
         try:
             return decode_line(line)
+        except NestedTooDeep as exc:
+            raise self.fault("error", f"wrote a line of JSON {exc}") from None
         except ValueError:
             shown = line[:80].decode("utf-8", "replace")
             raise self.fault("error", f"wrote a line that is not JSON: {shown!r}") from None

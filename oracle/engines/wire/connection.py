@@ -12,7 +12,7 @@ import os
 import signal
 from typing import Any
 
-from oracle.core.faults import EngineFault
+from oracle.core.faults import EngineFault, RequestRefused
 from oracle.core.json_types import JSON
 from oracle.core.protocol import CAPABILITIES
 from oracle.core.versions import PROTOCOL_VERSION, __version__
@@ -251,7 +251,7 @@ def error_fault(method: str, error: object) -> EngineFault:
     if code == ErrorCode.UNSUPPORTED.value:
         return EngineFault("unsupported", method, "not implemented by this engine")
     if code == ErrorCode.BAD_REQUEST.value:
-        return EngineFault("error", method, f"refused the request: {message}")
+        return RequestRefused(method, message)
     exception = error.get("exception")
     where = error.get("where")
     at = f" (at {where})" if isinstance(where, str) and where else ""

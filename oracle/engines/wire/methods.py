@@ -12,9 +12,6 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-MAX_LINE_BYTES = 4 * 1024 * 1024
-"""The longest line either side may send, newline excluded; a longer line is a protocol fault."""
-
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False, allow_nan=False)
 
 
@@ -37,11 +34,20 @@ def encode_line(message: object) -> bytes:
     return _ENCODER.encode(message).encode("utf-8") + b"\n"
 
 
+class NestedTooDeep(ValueError):
+    """A line of JSON nested deeper than the parser can follow (some thousand levels; orjson stops at 1024 and
+    calls it not JSON). A scan for depth before the parse would cost as much as the parse, on every line."""
+
+
 def decode_line(line: bytes) -> Any:
-    """One protocol line parsed as strict JSON (no NaN or Infinity); ValueError if it is not JSON."""
-    if _orjson is not None:
-        return _orjson.loads(line)
-    return json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+    """One protocol line parsed as strict JSON (no NaN or Infinity); ValueError if it is not JSON or is nested
+    too deep to parse (:class:`NestedTooDeep`); its length is bounded where it is read (``MAX_LINE_BYTES``)."""
+    try:
+        if _orjson is not None:
+            return _orjson.loads(line)
+        return json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        raise NestedTooDeep("nested deeper than the JSON parser can follow") from None
 
 
 class ErrorCode(str, Enum):

@@ -18,10 +18,10 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from oracle.core.json_types import JSON
+from oracle.core.limits import MAX_LINE_BYTES
 from oracle.core.portable import shown_path
 from oracle.engines.wire.framing import JSON_LINES, RpcCode, framing_of_request
 from oracle.engines.wire.methods import (
-    MAX_LINE_BYTES,
     METHODS,
     ErrorCode,
     Method,

@@ -4,7 +4,7 @@
 // VALE_ORACLE_ARGS narrows the run (`--suite setup --select 'setup/2p/*'`, split on spaces); the tests do so.
 
 import { fileURLToPath } from "node:url";
-import { oracleTests } from "./vale-node-test.mjs";
+import { oracleTests } from "./vale-oracle-checks.mjs";
 
 const example = fileURLToPath(new URL("./example.mjs", import.meta.url));
 

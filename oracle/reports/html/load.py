@@ -273,7 +273,7 @@ def parse_report(data: Any, path: Path) -> Report:
     top = reader.obj(data, "the top level")
     fmt = top.get("format")
     if not isinstance(fmt, str) or not fmt.startswith(FORMAT_PREFIX):
-        raise reader.fail("format", f"expected {FORMAT_PREFIX}1 or {FORMAT_PREFIX}2, got {fmt!r} (is this an "
+        raise reader.fail("format", f"expected {FORMAT_PREFIX}1, 2 or 3, got {fmt!r} (is this an "
                           "`oracle check` report?)")
     run = reader.obj(top.get("run"), "run")
     engine = reader.obj(run.get("engine"), "run.engine")

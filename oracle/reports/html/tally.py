@@ -216,6 +216,11 @@ class Matrix:
     rule_cells: dict[str, tuple[Tally, ...]]
     card_cells: dict[str, tuple[Tally, ...]]
 
+    @property
+    def rule_count(self) -> int:
+        """The rules among the rows: the :data:`NO_RULE` row gathers checks that cite none, and is no rule."""
+        return sum(row.id != NO_RULE for row in self.rules)
+
 
 def matrix(cols: Sequence[Column]) -> Matrix:
     reports = [c.report for c in cols]

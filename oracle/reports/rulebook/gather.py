@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.core.bounded_input import Input, InputError, read_text
 from oracle.core.cards import ArtifactTile, Card, catalogue
 from oracle.core.rules import Rule, Variant, rules, variants
 from oracle.reports.html.load import Report, Result
@@ -218,8 +219,8 @@ def load_scenarios(directory: Path | None = None) -> list[Scenario]:
 
 def _sha256(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
-    except (OSError, UnicodeDecodeError):
+        return hashlib.sha256(read_text(path, Input.SCENARIO).encode("utf-8")).hexdigest()
+    except InputError:
         return ""
 
 

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from oracle.core.bounded_input import Input, InputError, read
 from oracle.core.cards import catalogue
 from oracle.core.json_types import JSON
 from oracle.core.validation import validation_errors
@@ -87,11 +88,11 @@ def parse_preambles(data: object, file: str) -> Preambles:
 
 
 def read_file(path: Path) -> Preambles:
-    """One folder's ``preambles.json``, validated."""
+    """One folder's ``preambles.json``, read bounded (:mod:`oracle.core.bounded_input`) and validated."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PreambleError(f"{path}: not readable JSON: {exc}") from None
+        data = read(path, Input.PREAMBLES)
+    except InputError as error:
+        raise PreambleError(str(error)) from None
     return parse_preambles(data, str(path))
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oracle.core.causes import CAUSE_KEY, CauseFacts, accepted_illegal, rejected_legal
-from oracle.core.faults import EngineFault
+from oracle.core.faults import EngineFault, PositionRefused
 from oracle.core.json_types import JSON
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
@@ -161,7 +161,7 @@ def check_case(subject: Subject, row: Row, case: Case, follow: bool = True, list
     actions are its listing when ``listed``, else its ``try_actions`` verdicts on the case's candidates where it has
     the capability (:mod:`oracle.suites.z3.conform_verdicts`)."""
     snapshot = complete_snapshot(case.given)
-    subject.load_snapshot(snapshot)
+    subject.load_position(snapshot)
     refused = _play_prelude(subject, row, case)
     if refused is not None:
         return refused
@@ -218,7 +218,7 @@ def _check_follow(subject: Subject, row: Row, case: Case, snapshot: JSON, f: Fol
     state is loaded again only when an ``apply`` may have changed it."""
     judged = f.reject is not None and subject.handshake.can("try_actions")
     if not at_position:
-        subject.load_snapshot(snapshot)
+        subject.load_position(snapshot)
         refused = _play_prelude(subject, row, case)
         if refused is not None:
             return refused, False
@@ -407,6 +407,7 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
     found: dict[str, list[Divergence]] = {rule: [] for rule in row.rules}
     faults: list[tuple[Case, EngineFault]] = []
     undrivable: list[Undrivable] = []
+    refused: list[PositionRefused] = []
     checked = 0
     listing_compared = False
     out_of_time = False
@@ -417,6 +418,9 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
         case = row.build(key)
         try:
             divergence = check_case(subject, row, case, listed=options.list_every_case or not listing_compared)
+        except PositionRefused as refusal:
+            refused.append(refusal)
+            continue
         except EngineFault as fault:
             faults.append((case, fault))
             if len(faults) >= options.max_reports:
@@ -449,6 +453,11 @@ def run_row(new_subject: Callable[[], Subject], row: Row, options: ConformOption
                 f"{len(faults)} case(s) ended by an engine fault, {checked} checked)",
                 reproduce=_reproduce(options, faulty_case), duration=seconds,
                 details={**summary, "state": faulty_case.facts, "case": faulty_case.id, **first_fault.details}))
+        elif refused:
+            some = f"{len(refused)} of {len(refused) + checked} case(s): " if checked else ""
+            results.append(CheckResult(SUITE, cid, title, Outcome.UNSUPPORTED, rules=rules, duration=seconds,
+                                       message=f"{some}{refused[0].message}",
+                                       details={**summary, "refused_cases": len(refused), **refused[0].details}))
         elif undrivable:
             pending = undrivable[0].pending
             results.append(CheckResult(

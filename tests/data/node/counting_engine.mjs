@@ -1,5 +1,6 @@
 // A test engine for the Node kit's try_actions: one player ends turns until three have passed; it gives the kit
-// clone() and restore() and no try_actions of its own, so the kit's generic try_actions answers for it.
+// clone() and restore() and no try_actions of its own, and asks for the kit's generic try_actions (tryActions: true:
+// its one decision is no Vale set-up the kit's start-up check could play).
 
 import { serve } from "../../../oracle/kits/node/vale-wire.mjs";
 
@@ -19,4 +20,4 @@ serve({
   export: () => ({ turns: game.turns, players: [] }),
   clone: () => structuredClone(game),
   restore: (saved) => { game = saved; },
-});
+}, { tryActions: true });

@@ -1,7 +1,7 @@
 // The oracle's checks as node:test tests, so that `node --test` (and `npm test`) gates an engine's repository:
 //
 //   // oracle.test.mjs
-//   import { oracleTests } from "./vale-node-test.mjs";
+//   import { oracleTests } from "./vale-oracle-checks.mjs";
 //   await oracleTests({ engine: "node my-engine.mjs", args: ["--expectations", "known-failures.toml"] });
 //
 // It runs `oracle check --impl 'cmd:ENGINE' --report-json -` once and reports each check as a test named after
