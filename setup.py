@@ -12,7 +12,8 @@ SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 
 
 class BuildPyWithSuite(build_py):
-    """Copy every scenario file into the built package, so a wheel runs the same suite as a clone."""
+    """Copy every scenario file and every folder's preambles into the built package, so a wheel runs the same suite
+    as a clone."""
 
     def run(self) -> None:
         super().run()
@@ -21,7 +22,7 @@ class BuildPyWithSuite(build_py):
         target = Path(self.build_lib) / "oracle" / "_suite"
         if target.exists():
             shutil.rmtree(target)
-        for source in sorted(SCENARIOS.rglob("*.toml")):
+        for source in sorted([*SCENARIOS.rglob("*.toml"), *SCENARIOS.rglob("preambles.json")]):
             destination = target / source.relative_to(SCENARIOS)
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, destination)

@@ -26,7 +26,7 @@ def check_command(  # each parameter a typer option, declared in oracle/cli/chec
     save_failures: opt.SaveFailures = None, z3_full: opt.Z3Full = False,
     validate_protocol: opt.ValidateProtocol = False, variant: opt.Variant = None,
     budget_scale: opt.BudgetScaleOption = None, legal_share: opt.LegalShareOption = None,
-    shard: opt.ShardOption = None,
+    shard: opt.ShardOption = None, reach: opt.Reach = "auto",
 ) -> None:
     """Check an engine against the rules and print a pass/fail summary.
 

@@ -38,6 +38,9 @@ Scenarios = Annotated[Path | None, typer.Option(metavar="DIR",
     help="scenarios directory (default: the bundled suite)")]
 ScenarioTimeout = Annotated[float, typer.Option(metavar="SECONDS",
     help="wall-clock seconds allowed for each scenario (times the budget scale); one cut short is incomplete")]
+Reach = Annotated[str, typer.Option("--reach", metavar="WAY",
+    help="how a scenario's [given] position is reached: auto (loaded when the engine can load, else played by its "
+    "preamble), load, preamble, or both (each scenario both ways; docs/scenarios.md, Preambles)")]
 Z3Budget = Annotated[float, typer.Option(metavar="SECONDS",
     help="wall-clock seconds allowed for each Z3 row (times the budget scale); a row cut short is incomplete")]
 FuzzBudget = Annotated[float, typer.Option(metavar="SECONDS",

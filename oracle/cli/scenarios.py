@@ -33,6 +33,26 @@ def _directory(directory: Path | None) -> Path:
     return chosen
 
 
+def preamble_problems(directory: Path, given_ids: set[str]) -> list[str]:
+    """Every ``preambles.json`` below ``directory`` fits its schema and names only scenarios of its own folder that
+    start from ``[given]`` (docs/scenarios.md, Preambles)."""
+    from oracle.scenarios.reach.preamble import FILE_NAME, PreambleError, read_file
+
+    problems: list[str] = []
+    for path in sorted(directory.rglob(FILE_NAME)):
+        try:
+            stored = read_file(path)
+        except PreambleError as error:
+            problems.append(str(error))
+            continue
+        here = {p.stem for p in path.parent.glob("*.toml")}
+        for scenario_id in sorted({*stored.reached, *stored.unreached}):
+            if scenario_id not in here or scenario_id not in given_ids:
+                problems.append(f"{display_path(path)}: {scenario_id}: no scenario of this folder starts from "
+                                "[given] with this id")
+    return problems
+
+
 @app.command("lint", short_help="Validate scenario files; print each error located.")
 def lint_command(
     paths: Annotated[list[Path] | None, typer.Argument(
@@ -43,12 +63,14 @@ def lint_command(
     chosen = paths or [_directory(None)]
     errors: list[ScenarioError] = []
     files = valid = 0
+    preamble_errors: list[str] = []
     for path in chosen:
         if path.is_dir():
             loaded = load_dir(path)
             for skipped in loaded.skipped:
                 typer.echo(f"warning: {skipped.file}: {skipped.message}", err=True)
             errors.extend(loaded.errors)
+            preamble_errors += preamble_problems(path, {s.id for s in loaded.scenarios if s.new_game is None})
             files += loaded.files
             valid += len(loaded.scenarios)
         elif path.is_file():
@@ -64,8 +86,10 @@ def lint_command(
             raise typer.Exit(EXIT_BAD_INPUT)
     for error in errors:
         typer.echo(str(error))
-    if errors:
-        typer.echo(f"{len(errors)} error(s) in {files} file(s)", err=True)
+    for problem in preamble_errors:
+        typer.echo(problem)
+    if errors or preamble_errors:
+        typer.echo(f"{len(errors) + len(preamble_errors)} error(s) in {files} file(s)", err=True)
         raise typer.Exit(EXIT_BAD_INPUT)
     where = display_path(chosen[0]) if len(chosen) == 1 else f"{len(chosen)} paths"
     if not files:
@@ -95,3 +119,62 @@ def show_command(
         raise typer.Exit(EXIT_BAD_INPUT)
     for line in scenario_lines(scenario):
         typer.echo(line)
+
+
+@app.command("reach", short_help="Find and store a verified preamble for every scenario starting from [given].")
+def reach_command(
+    scenarios: Annotated[Path | None, typer.Option(metavar="DIR",
+                                                   help="the scenarios directory (default: the bundled suite)")] = None,
+    time_limit: Annotated[float, typer.Option(
+        "--time-limit", min=0.1, help="seconds of search per scenario before the finder gives up")] = 4.0,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=64, help="worker processes")] = 2,
+    select: Annotated[list[str] | None, typer.Option(
+        "--select", metavar="ID", help="only these scenario ids (the others keep their stored entries)")] = None,
+) -> None:
+    """Search, on the reference, a new game and actions reaching each scenario's [given] position; keep those
+    whose position satisfies the [given] and whose steps pass from it; write DIR/preambles.json with the finder's
+    reason for the others, and print the reached share per folder (docs/scenarios.md, Preambles)."""
+    from oracle.scenarios.reach.preamble import PreambleError, Preambles, read_preambles, write_preambles
+    from oracle.scenarios.reach.suite import reach_suite, reason_groups, shares
+
+    directory = _directory(scenarios)
+    loaded = load_dir(directory)
+    if loaded.errors:
+        for error in loaded.errors:
+            typer.echo(str(error))
+        raise typer.Exit(EXIT_BAD_INPUT)
+    try:
+        kept = read_preambles(directory)
+    except PreambleError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    chosen = [s for s in loaded.scenarios if not select or s.id in select]
+    found = reach_suite(chosen, time_limit, jobs)
+    ids = {s.id for s in loaded.scenarios}
+    redone = {s.id for s in chosen}
+    merged = Preambles(
+        {**{k: v for k, v in kept.reached.items() if k in ids and k not in redone}, **found.reached},
+        {**{k: v for k, v in kept.unreached.items() if k in ids and k not in redone}, **found.unreached},
+    )
+    folders: dict[Path, Preambles] = {}
+    for scenario in loaded.scenarios:
+        if scenario.new_game is not None:
+            continue
+        folder = folders.setdefault(scenario.path.parent, Preambles({}, {}))
+        if scenario.id in merged.reached:
+            folder.reached[scenario.id] = merged.reached[scenario.id]
+        elif scenario.id in merged.unreached:
+            folder.unreached[scenario.id] = merged.unreached[scenario.id]
+    written = write_preambles(folders)
+    table = shares(loaded.scenarios, directory, merged)
+    typer.echo("| folder | reached | of | share |")
+    typer.echo("|---|---:|---:|---:|")
+    for row in table:
+        typer.echo(f"| {row.folder} | {row.reached} | {row.total} | {100 * row.reached / max(row.total, 1):.0f} % |")
+    reached, total = sum(r.reached for r in table), sum(r.total for r in table)
+    typer.echo(f"| **all** | {reached} | {total} | {100 * reached / max(total, 1):.1f} % |")
+    typer.echo("")
+    for head, count in reason_groups(merged):
+        typer.echo(f"{count:4d}  {head}")
+    typer.echo(f"reached {reached} of {total} [given] scenarios ({100 * reached / max(total, 1):.1f} %); "
+               f"wrote {len(written)} preambles.json file(s) below {display_path(directory)}")

@@ -18,7 +18,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from oracle.core.limits import MAX_EXPECTATIONS_BYTES, MAX_REPORT_BYTES, MAX_SCENARIO_BYTES, shown_bytes
+from oracle.core.limits import (
+    MAX_EXPECTATIONS_BYTES,
+    MAX_PREAMBLES_BYTES,
+    MAX_REPORT_BYTES,
+    MAX_SCENARIO_BYTES,
+    shown_bytes,
+)
 from oracle.core.nesting import Syntax, too_deep
 
 
@@ -45,6 +51,7 @@ class Input(Enum):
     """Every kind of input the oracle reads back, each with its limit."""
 
     SCENARIO = InputKind("scenario file", Syntax.TOML, MAX_SCENARIO_BYTES)
+    PREAMBLES = InputKind("preambles file", Syntax.JSON, MAX_PREAMBLES_BYTES)
     EXPECTATIONS = InputKind("expectations file", Syntax.TOML, MAX_EXPECTATIONS_BYTES)
     REPORT = InputKind("report", Syntax.JSON, MAX_REPORT_BYTES)
     SUITE_CACHE = InputKind("suite cache", Syntax.JSON, MAX_REPORT_BYTES)

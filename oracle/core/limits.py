@@ -27,6 +27,9 @@ file names one, however many entries it holds."""
 MAX_SCENARIO_BYTES = 256 * KIB
 """A scenario file (``--scenarios``, ``scenarios lint``, a fuzz corpus): the largest bundled one is under 4 KiB."""
 
+MAX_PREAMBLES_BYTES = 4 * MIB
+"""A folder's ``preambles.json`` (issue 39): the largest bundled one is under 20 KiB."""
+
 MAX_EXPECTATIONS_BYTES = 1 * MIB
 """An expectations file (``--expectations``): some six thousand ``[[expected_failure]]`` entries."""
 

@@ -19,6 +19,9 @@ the capability contradicted."""
 UNLOCKED_BY_LOAD = "unlocked_by_load"
 """Details key (true) of a check unsupported only because the engine does not declare ``load``: planned for the same
 engine with ``load`` declared too, it would run."""
+REACHED_BY = "reached_by"
+"""The result detail of a scenario whose ``[given]`` position was reached by playing (issue 39): ``preamble``, or
+``both`` (loaded and played, under ``--reach both``); a loaded scenario's result has none."""
 
 
 POSITION_REFUSED = "position_refused"

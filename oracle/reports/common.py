@@ -11,7 +11,7 @@ from typing import Protocol
 from oracle.core import versions
 from oracle.core.exits import EXIT_FAILED, EXIT_INCOMPLETE, EXIT_NOTHING_CHECKED, EXIT_OK, EXIT_REPORT_FAILED
 from oracle.core.json_types import JSON
-from oracle.core.results import POSITION_REFUSED, UNLOCKED_BY_LOAD, CheckResult, Outcome
+from oracle.core.results import POSITION_REFUSED, REACHED_BY, UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.core.shards import Plan, Shard
 from oracle.core.versions import python_version
 from oracle.engines.costs import EngineCosts
@@ -215,18 +215,32 @@ def load_would_unlock(results: Iterable[CheckResult]) -> int:
 def load_line(results: Iterable[CheckResult]) -> str:
     """``load would unlock 459 of the 459 unsupported checks (docs/wire.md, "Writing export and load")``; or, from an
     engine whose ``load`` refused the oracle's positions, the one line that says so (``load refused the positions
-    the oracle built: 444 checks that start from one are unsupported (…)``); or '' when neither."""
+    the oracle built: 444 checks that start from one are unsupported (…)``); then how many scenarios were reached by
+    playing their preamble (``41 scenario(s) reached their position by playing its preamble``); '' when none."""
     seen = list(results)
+    played = reached_counts(seen)
+    ways = "; ".join(f"{count} scenario(s) reached their position {WAY_WORDS[way]}" for way, count in played.items())
     refused = sum(r.outcome is Outcome.UNSUPPORTED and r.details.get(POSITION_REFUSED) is True for r in seen)
     if refused:
         return (f"load refused the positions the oracle built: {refused} checks that start from one are unsupported "
-                '(docs/wire.md, "Writing export and load")')
+                '(docs/wire.md, "Writing export and load")' + (f"; {ways}" if ways else ""))
     unlocked = load_would_unlock(seen)
     if not unlocked:
-        return ""
+        return ways
     unsupported = not_run_counts(seen)[0]
     return (f"load would unlock {unlocked} of the {unsupported} unsupported checks "
-            '(docs/wire.md, "Writing export and load")')
+            '(docs/wire.md, "Writing export and load")' + (f"; {ways}" if ways else ""))
+
+
+WAY_WORDS = {"preamble": "by playing its preamble", "both": "both loaded and by playing its preamble"}
+"""How a summary says the way a scenario's ``[given]`` position was reached (``reached_by``; docs/scenarios.md)."""
+
+
+def reached_counts(results: Iterable[CheckResult]) -> dict[str, int]:
+    """How many scenarios were reached by each way other than loading (issue 39), in ``WAY_WORDS`` order."""
+    seen = list(results)
+    counts = {way: sum(r.details.get(REACHED_BY) == way for r in seen) for way in WAY_WORDS}
+    return {way: count for way, count in counts.items() if count}
 
 
 def summary_line(results: Iterable[CheckResult], run: RunInfo | None = None) -> str:

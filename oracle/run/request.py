@@ -24,6 +24,7 @@ from oracle.engines.connect import DEFAULT_IMPL
 from oracle.engines.legal_share import given_problem as share_problem
 from oracle.engines.speed import given_problem
 from oracle.run.expectations import ExpectedFailure, load_expectations
+from oracle.scenarios.reach.way import Way
 from oracle.suites.all import BY_NAME
 from oracle.suites.registry import AnyUnit, CheckOptions, FuzzOptions, Plan, ScenarioOptions, Z3Options
 
@@ -222,7 +223,7 @@ class CheckRequest:
                  fail_on_unsupported: bool, allow_empty: bool, jobs: int | None, save_failures: Path | None,
                  z3_full: bool, validate_protocol: bool, variant: list[str] | None,
                  budget_scale: float | None = None, legal_share: float | None = None,
-                 shard: str | None = None) -> CheckRequest:
+                 shard: str | None = None, reach: str = "auto") -> CheckRequest:
         """The request of ``oracle check``'s options, or bad input (exit 2) naming the first option at fault."""
         refuse_unfinite((("--timeout", timeout), ("--start-timeout", start_timeout),
                          ("--scenario-timeout", scenario_timeout), ("--z3-budget", z3_budget),
@@ -243,6 +244,9 @@ class CheckRequest:
         if max_causes < 1:
             raise bad_input("--max-causes must be 1 or more")
         dealt = parse_shard(shard)
+        ways = [w.value for w in Way if w is not Way.NEW_GAME]
+        if reach not in ways:
+            raise bad_input(f"--reach must be one of {', '.join(ways)}, got {reach!r}")
         known_causes = refuse_unknown_rules("--set-aside", split_values(set_aside))
         declared = declared_variants(split_values(variant), impl)
         if declared:
@@ -260,7 +264,8 @@ class CheckRequest:
         refuse_invalid_scenarios(scenarios, asked or tuple(BY_NAME))
         options = CheckOptions(
             games=games, seed=seed, timeout=timeout, start_timeout=start_timeout, select=selects, rules=rule_ids,
-            cards=card_ids, unit_timeout=unit_timeout, scenarios=ScenarioOptions(scenarios, scenario_timeout),
+            cards=card_ids, unit_timeout=unit_timeout,
+            scenarios=ScenarioOptions(scenarios, scenario_timeout, Way(reach)),
             z3=Z3Options(full=z3_full, budget=z3_budget), fuzz=FuzzOptions(seconds=fuzz_budget, causes=max_causes),
             save_failures=save_failures, variants=tuple(sorted(declared.items())), set_aside=known_causes)
         return cls(impl, asked, options, card_names, jobs, time_budget, max_failures, fail_on_unsupported,

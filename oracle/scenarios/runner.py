@@ -26,19 +26,22 @@ from oracle.core.causes import (
     other_code,
     rejected_legal,
 )
+from oracle.core.diff import first_difference as first_path
 from oracle.core.faults import EngineFault, describe_fault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
 from oracle.core.protocol import ANSWERS, SHUFFLES_INSIDE, DecisionKind, answer_is_ordered
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import REACHED_BY, CheckResult, Outcome
 from oracle.core.rules import variants
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import Handshake, Subject
-from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed
+from oracle.scenarios.blame import StepKind, Trace, TraceStep, blamed, canonical, decision_difference
 from oracle.scenarios.given import DEFAULT_SETUP, complete_snapshot
 from oracle.scenarios.match import canonical_action, first_difference, first_mismatch, show
 from oracle.scenarios.model import Scenario, Step
+from oracle.scenarios.reach.preamble import Preamble
+from oracle.scenarios.reach.way import Way, way_for
 
 SUITE = "scenarios"
 VARIANT_NOT_APPLICABLE = "the scenario depends on"
@@ -116,8 +119,11 @@ def not_applicable_reason(scenario: Scenario, handshake: Handshake) -> str:
     return variant_mismatch(scenario, handshake)
 
 
-def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
-    """Why the engine cannot run this scenario, from what its handshake declares ('' when it can)."""
+def unsupported_reason(scenario: Scenario, handshake: Handshake, preamble: Preamble | None = None,
+                       unreached: str = "", way: Way = Way.AUTO) -> str:
+    """Why the engine cannot run this scenario, from what its handshake declares ('' when it can). Without ``load``
+    a scenario starting from ``[given]`` runs through its ``preamble`` (issue 39); without one, the finder's reason
+    ``unreached`` says why."""
     missing = missing_features(scenario, handshake)
     if missing:
         return f"the engine does not declare {', '.join(missing)} (required by the scenario)"
@@ -125,8 +131,13 @@ def unsupported_reason(scenario: Scenario, handshake: Handshake) -> str:
     if players not in handshake.players:
         declared = ", ".join(str(p) for p in handshake.players)
         return f"the engine does not declare {players}-player games (it declares {declared})"
-    if scenario.new_game is None and not handshake.can("load"):
+    if scenario.new_game is None and way_for(scenario, handshake, preamble, way) is None:
+        if preamble is None and way is not Way.LOAD:
+            why = f": {unreached}" if unreached else ""
+            return f"the engine cannot load snapshots (no 'load' capability), and no preamble reaches the position{why}"
         return "the engine cannot load snapshots (no 'load' capability)"
+    if handshake.can("internal_shuffle") and scenario.new_game is None and not handshake.can("load"):
+        return "the scenario is reached by a preamble's deck order, and the engine shuffles inside (internal_shuffle)"
     if handshake.can("internal_shuffle") and scenario.new_game is not None:
         return "the scenario deals a given deck order, and the engine shuffles inside (internal_shuffle)"
     own = next((c for c in SHUFFLES_INSIDE if handshake.can(c)), "")
@@ -147,8 +158,14 @@ class _Stop(Exception):
 
 
 class _Run:
-    def __init__(self, eut: EngineUnderTest, scenario: Scenario, budget: float, scenarios_dir: str | None) -> None:
+    def __init__(self, eut: EngineUnderTest, scenario: Scenario, budget: float, scenarios_dir: str | None,
+                 preamble: Preamble | None = None, way: Way = Way.AUTO) -> None:
         self.eut = eut
+        self.preamble = preamble
+        self.way = way
+        self.started_by: Way | None = None
+        self.preamble_done = 0
+        """How many of the preamble's actions were applied (the trace the blame replays includes them)."""
         self.reproduce = reproduce_command(eut.impl, scenario.id, scenarios_dir)
         self.scenario = scenario
         self.budget = budget
@@ -183,6 +200,8 @@ class _Run:
             info["note"] = step.note
         if self.notes:
             info["notes"] = list(self.notes)
+        if self.started_by is Way.PREAMBLE:
+            info[REACHED_BY] = self.started_by.value
         if cause is not None:
             info[CAUSE_KEY] = cause.to_json()
         info.update(details or {})
@@ -259,10 +278,7 @@ class _Run:
             reason = self.unsupported(self.subject.handshake)
             if reason:
                 return self.result(Outcome.UNSUPPORTED, message=reason, where=False)
-            if self.scenario.new_game is not None:
-                self.call("new_game", self.subject.new_game, self.scenario.new_game)
-            else:
-                self.call("load", self.subject.load_position, complete_snapshot(self.scenario.given))
+            self.start()
             for step in self.scenario.steps:
                 self.step = step
                 self.run_step(step)
@@ -277,12 +293,72 @@ class _Run:
         except EngineFault as fault:
             return self.blamed(self.fault(fault))
 
+    def start(self) -> None:
+        """Put the engine at the scenario's start: its ``new_game``, its ``[given]`` loaded, or its preamble played
+        (issue 39)."""
+        assert self.subject is not None
+        if self.scenario.new_game is not None:
+            self.started_by = Way.NEW_GAME
+            self.call("new_game", self.subject.new_game, self.scenario.new_game)
+            return
+        way = way_for(self.scenario, self.subject.handshake, self.preamble, self.way)
+        self.started_by = way
+        if way is Way.PREAMBLE and self.preamble is not None:
+            self.play_preamble(self.preamble)
+        else:
+            self.call("load", self.subject.load_position, complete_snapshot(self.scenario.given))
+
+    def play_preamble(self, preamble: Preamble) -> None:
+        """New game, then each preamble action, which the engine must accept; after each, the engine's state and
+        decision are compared with the reference's, so a deviation on the way is its own failure (blamed on the
+        rule of the step where the two part), never the scenario's."""
+        from oracle.reference import ReferenceEngine
+
+        assert self.subject is not None
+        setup = preamble.new_game()
+        reference = ReferenceEngine(self.subject.handshake.variants)
+        reference.new_game(setup)
+        self.call("new_game", self.subject.new_game, setup)
+        can_export = self.subject.handshake.can("export")
+        for number, action in enumerate(preamble.actions, 1):
+            self.compare_on_the_way(reference, can_export, number - 1, preamble.actions[number - 2] if number > 1
+                                    else None)
+            result: JSON = self.call("apply", self.subject.apply, action)
+            reference.apply(action)
+            self.preamble_done = number
+            if not result["accepted"]:
+                rejection = result.get("rejection") or {}
+                raise self.stop(
+                    Outcome.WRONGLY_REJECTED, cause=rejected_legal(action, str(rejection.get("code", ""))),
+                    expected=f"accepted: {describe_action(action)} (preamble action {number})",
+                    actual=f"rejected with {rejection.get('code')} ({rejection.get('rule', '')}): "
+                           f"{rejection.get('message', '')}",
+                    message=f"preamble action {number}: the engine refused {describe_action(action)}",
+                    rules=(str(rejection.get("rule", "")),), details={"preamble_action": number})
+        self.compare_on_the_way(reference, can_export, len(preamble.actions),
+                                preamble.actions[-1] if preamble.actions else None)
+
+    def compare_on_the_way(self, reference: Any, can_export: bool, number: int, action: JSON | None) -> None:
+        """The engine's canonical state and pending decision equal the reference's after preamble action
+        ``number``."""
+        where = decision_difference(reference.decision(), self.decision())
+        if can_export and where is None:
+            where = first_path(canonical(reference.export()), canonical(self.export()))
+        if where is not None:
+            raise self.stop(Outcome.FAIL, cause=differs_after(action, where.split(" ")[0]),
+                            expected=f"{where} as the reference has it after preamble action {number}",
+                            actual=f"{where} differs", details={"preamble_action": number},
+                            message=f"preamble action {number}: the engine's {where} differs from the reference's "
+                                    "on the way to the scenario's position")
+
     def blamed(self, result: CheckResult) -> CheckResult:
         """A failing result with the facts of the scenario's first divergence from the reference (issue 24)."""
         if result.outcome not in BLAMED:
             return result
         own = CauseFacts.from_json(result.details.get(CAUSE_KEY))
-        facts = blamed(self.eut.fresh, scenario_trace(self.scenario, self.step), own, result.duration)
+        preamble = self.preamble if self.started_by is Way.PREAMBLE else None
+        trace = scenario_trace(self.scenario, self.step, preamble, self.preamble_done)
+        facts = blamed(self.eut.fresh, trace, own, result.duration)
         if facts is None:
             return result
         return dataclasses.replace(result, details={**result.details, CAUSE_KEY: facts.to_json()},
@@ -314,7 +390,7 @@ class _Run:
         return "" if result.get("accepted") else str(rejection.get("code", ""))
 
     def unsupported(self, handshake: Handshake) -> str:
-        return unsupported_reason(self.scenario, handshake)
+        return unsupported_reason(self.scenario, handshake, self.preamble, way=self.way)
 
     def run_step(self, step: Step) -> None:
         if step.legal or step.not_legal:
@@ -501,10 +577,17 @@ class _Run:
                                 message=f"no {want.get('type')} event matches")
 
 
-def scenario_trace(scenario: Scenario, last: Step | None) -> Trace:
+def scenario_trace(scenario: Scenario, last: Step | None, preamble: Preamble | None = None,
+                   preamble_done: int | None = None) -> Trace:
     """What the scenario does up to step ``last`` (every step when None), as the replay takes it: from its ``given``
-    position (or its ``new_game``), each step's listing checks, then its action."""
+    position (or its ``new_game``, or its preamble's new game and the ``preamble_done`` first of its actions, numbered
+    0, as step 0), each step's listing checks, then its action."""
     steps: list[TraceStep] = []
+    if preamble is not None:
+        done = len(preamble.actions) if preamble_done is None else preamble_done
+        steps += [TraceStep(StepKind.APPLY, a, 0) for a in preamble.actions[:done]]
+        if done < len(preamble.actions):
+            return Trace(tuple(steps), setup=preamble.new_game())
     for step in scenario.steps:
         steps += [TraceStep(StepKind.LISTED, a, step.number) for a in (*step.legal, *step.not_legal)]
         if step.legal_exactly is not None:
@@ -515,6 +598,8 @@ def scenario_trace(scenario: Scenario, last: Step | None) -> Trace:
             break
     if scenario.new_game is not None:
         return Trace(tuple(steps), setup=scenario.new_game)
+    if preamble is not None:
+        return Trace(tuple(steps), setup=preamble.new_game())
     return Trace(tuple(steps), snapshot=complete_snapshot(scenario.given))
 
 
@@ -525,13 +610,26 @@ def _canonical(snapshot: JSON) -> JSON:
 
 def run_scenario(
     eut: EngineUnderTest, scenario: Scenario, budget: float = DEFAULT_SCENARIO_TIMEOUT,
-    scenarios_dir: str | None = None,
+    scenarios_dir: str | None = None, preamble: Preamble | None = None, way: Way = Way.AUTO,
 ) -> CheckResult:
     """Run one scenario on a fresh engine; never raises for anything the engine does.
 
-    ``scenarios_dir`` (a directory other than the default) goes into the reproduce command.
+    ``scenarios_dir`` (a directory other than the default) goes into the reproduce command; ``preamble`` reaches
+    the ``[given]`` position by playing when ``way`` asks for it or the engine cannot ``load``. ``Way.BOTH`` runs the
+    scenario loaded, then (when that passes and a preamble exists) reached by its preamble; the first failure is
+    the result.
     """
-    return _Run(eut, scenario, budget, scenarios_dir).run()
+    if way is Way.BOTH and scenario.new_game is None and preamble is not None:
+        loaded = _Run(eut, scenario, budget, scenarios_dir, preamble, Way.LOAD).run()
+        if loaded.outcome is Outcome.UNSUPPORTED:
+            return _Run(eut, scenario, budget, scenarios_dir, preamble, Way.PREAMBLE).run()
+        if loaded.outcome is not Outcome.PASS:
+            return loaded
+        played = _Run(eut, scenario, budget, scenarios_dir, preamble, Way.PREAMBLE).run()
+        if played.outcome is not Outcome.PASS:
+            return played
+        return dataclasses.replace(loaded, details={**loaded.details, REACHED_BY: Way.BOTH.value})
+    return _Run(eut, scenario, budget, scenarios_dir, preamble, way).run()
 
 
 def run_scenarios(

@@ -24,6 +24,7 @@ from oracle.core.results import UNLOCKED_BY_LOAD, CheckResult, Outcome
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Handshake
 from oracle.engines.legal_share import DEFAULT_SHARE
+from oracle.scenarios.reach.way import Way
 from oracle.scenarios.runner import DEFAULT_SCENARIO_TIMEOUT
 
 DEFAULT_UNIT_TIMEOUT = 120.0
@@ -31,10 +32,13 @@ DEFAULT_UNIT_TIMEOUT = 120.0
 
 @dataclass(frozen=True)
 class ScenarioOptions:
-    """What the ``scenarios`` suite reads: the directory asked for (None: the bundled suite), seconds per scenario."""
+    """What the ``scenarios`` suite reads: the directory asked for (None: the bundled suite), seconds per scenario,
+    and how each ``[given]`` position is reached."""
 
     directory: Path | None = None
     timeout: float = DEFAULT_SCENARIO_TIMEOUT
+    reach: Way = Way.AUTO
+    """``--reach``: how a scenario's ``[given]`` position is reached (loaded, or played by its preamble)."""
 
 
 @dataclass(frozen=True)

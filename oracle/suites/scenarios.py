@@ -14,6 +14,8 @@ from pathlib import Path
 from oracle.core.results import CheckResult
 from oracle.scenarios.loader import default_dir, load_dir
 from oracle.scenarios.model import Scenario
+from oracle.scenarios.reach.preamble import EMPTY, Preamble, read_preambles
+from oracle.scenarios.reach.way import Way
 from oracle.scenarios.runner import (
     SUITE,
     not_applicable_reason,
@@ -29,11 +31,15 @@ GRACE = 10.0
 
 @dataclass(frozen=True)
 class ScenarioRun:
-    """A ``scenarios`` unit's work: the scenario, its budget in seconds, and the directory its reproduction names."""
+    """A ``scenarios`` unit's work: the scenario, its budget in seconds, the directory its reproduction names, its
+    preamble and the ``--reach`` asked."""
 
     scenario: Scenario
     budget: float
     shown_dir: str | None
+    preamble: Preamble | None = None
+    """How the scenario's ``[given]`` position is reached by playing (issue 39), when the suite stores one."""
+    way: Way = Way.AUTO
 
 
 def scenarios_dir(options: CheckOptions) -> tuple[Path, bool]:
@@ -48,11 +54,16 @@ def _plan(context: PlanContext) -> list[Unit[ScenarioRun]]:
         return []
     budget = context.options.scaled(context.options.scenarios.timeout)
     shown_dir = str(directory) if explicit else None
+    way = context.options.scenarios.reach
+    loads = context.handshake.can("load") and way in (Way.AUTO, Way.LOAD)
+    stored = EMPTY if loads else read_preambles(directory)  # an engine that loads never reads them: no slower
     return [
         Unit(SUITE, scenario.id, (PlannedCheck(scenario.id, scenario.title, scenario.rules, scenario.cards),),
-             payload=ScenarioRun(scenario, budget, shown_dir), deadline=budget + GRACE + context.options.start_timeout,
+             payload=ScenarioRun(scenario, budget, shown_dir, stored.reached.get(scenario.id), way),
+             deadline=(budget * (2 if way is Way.BOTH else 1)) + GRACE + context.options.start_timeout,
              not_applicable=not_applicable_reason(scenario, context.handshake),
-             unsupported=unsupported_reason(scenario, context.handshake),
+             unsupported=unsupported_reason(scenario, context.handshake, stored.reached.get(scenario.id),
+                                            stored.unreached.get(scenario.id, ""), way),
              reproduce=reproduce_command(context.impl, scenario.id, shown_dir))
         for scenario in load_dir(directory).scenarios
     ]
@@ -60,7 +71,7 @@ def _plan(context: PlanContext) -> list[Unit[ScenarioRun]]:
 
 def _run(unit: Unit[ScenarioRun], context: RunContext) -> list[CheckResult]:
     run = unit.payload
-    return [run_scenario(context.eut, run.scenario, run.budget, run.shown_dir)]
+    return [run_scenario(context.eut, run.scenario, run.budget, run.shown_dir, run.preamble, run.way)]
 
 
 SCENARIOS = SuiteSpec(SUITE, _plan, _run, "every scenario file: positions, scripted actions, expected outcomes")

@@ -1,0 +1,1 @@
+"""Reaching a scenario's ``[given]`` position by playing (issue 39): the preamble format, verifier and finder."""
