@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from oracle.scenarios.bundled import PREAMBLES_FILE
 from oracle.scenarios.loader import default_dir
 from oracle.scenarios.suite_digest import DATA_FILES, digest_of, suite_digest, suite_files
 
@@ -26,9 +27,11 @@ def _suite(root: Path) -> tuple[Path, list[Path]]:
     return scenarios, [Path(shutil.copyfile(path, data / path.name)) for path in DATA_FILES]
 
 
-def test_the_bundled_digest_is_twelve_hex_digits_of_every_scenario_and_data_file() -> None:
+def test_the_bundled_digest_is_twelve_hex_digits_of_every_scenario_preamble_and_data_file() -> None:
     files = suite_files(default_dir(), DATA_FILES)
-    assert len(list(default_dir().rglob("*.toml"))) + len(DATA_FILES) == len(files)
+    preambles = list(default_dir().rglob(PREAMBLES_FILE))
+    assert (True, len(list(default_dir().rglob("*.toml"))) + len(preambles) + len(DATA_FILES)) == (
+        bool(preambles), len(files))
     assert ["data/rules.toml", "data/options.toml", "data/cards.json"] == [name for name, _ in files[-3:]]
     assert digest_of(default_dir(), DATA_FILES) == suite_digest()
     assert 12 == len(suite_digest()) and set(suite_digest()) <= set("0123456789abcdef")

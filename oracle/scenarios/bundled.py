@@ -8,6 +8,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1]
 """The ``oracle`` package's folder."""
 
+PREAMBLES_FILE = "preambles.json"
+"""A folder's preambles: how an engine without ``load`` reaches each position of the folder's scenarios."""
+
 BUNDLED_NAME = "scenarios"
 """How reports name the bundled suite's directory, installed from a wheel or editable: ``scenarios/<path>``."""
 

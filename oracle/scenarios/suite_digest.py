@@ -3,7 +3,8 @@ says which checks a report ran (docs/reports.md, The suite version).
 
 It is computed when first asked, from the files themselves (about 25 ms for 430 files): no stored number can be
 forgotten, and an installed wheel (``oracle/_suite``) and a clone (``scenarios/``) give the same digest, since the
-wheel carries the same ``*.toml`` files under the same relative names.
+wheel carries the same ``*.toml`` and ``preambles.json`` files under the same relative names. A folder's
+``preambles.json`` (how an engine without ``load`` reaches each position) is covered: it decides how those checks run.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from oracle.core.data_files import CARDS_FILE, OPTIONS_FILE, RULES_FILE
-from oracle.scenarios.bundled import BUNDLED_NAME, default_dir
+from oracle.scenarios.bundled import BUNDLED_NAME, PREAMBLES_FILE, default_dir
 
 DIGEST_LENGTH = 12
 """Hex digits of the SHA-256 kept: 48 bits, as many as a short git commit id."""
@@ -31,10 +32,11 @@ def canonical_bytes(path: Path) -> bytes:
 
 
 def suite_files(scenario_dir: Path, data_files: Iterable[Path]) -> list[tuple[str, Path]]:
-    """Every file the digest covers, by the name it is hashed under: ``scenarios/<path>`` for each ``*.toml`` of
-    the suite (sorted), then ``data/<name>`` for each data file."""
+    """Every file the digest covers, by the name it is hashed under: ``scenarios/<path>`` for each ``*.toml`` and
+    ``preambles.json`` of the suite (sorted), then ``data/<name>`` for each data file."""
     scenarios = sorted((f"{BUNDLED_NAME}/{path.relative_to(scenario_dir).as_posix()}", path)
-                       for path in scenario_dir.rglob("*.toml") if path.is_file())
+                       for path in scenario_dir.rglob("*") if path.is_file()
+                       and (path.suffix == ".toml" or path.name == PREAMBLES_FILE))
     return [*scenarios, *((f"{DATA_NAME}/{path.name}", path) for path in data_files)]
 
 

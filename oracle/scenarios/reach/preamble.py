@@ -13,9 +13,10 @@ from oracle.core.bounded_input import Input, InputError, read
 from oracle.core.cards import catalogue
 from oracle.core.json_types import JSON
 from oracle.core.validation import validation_errors
+from oracle.scenarios.bundled import PREAMBLES_FILE
 
 FORMAT = "vale-oracle/preambles/1"
-FILE_NAME = "preambles.json"
+FILE_NAME = PREAMBLES_FILE
 
 
 class PreambleError(ValueError):
