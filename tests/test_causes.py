@@ -23,9 +23,9 @@ from oracle.core.causes import (
     field_pattern,
     other_code,
 )
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import FURTHER_FAILURES, CheckResult, Outcome
 from oracle.reports.cause_words import cause_title
-from oracle.reports.causes import group_causes
+from oracle.reports.causes import causes_headline, group_causes
 from oracle.reports.charges import Charge, charge
 from oracle.reports.coverage import Tally, rule_coverage
 from oracle.reports.json_report import SCHEMA_FILE
@@ -77,6 +77,18 @@ def test_most_checks_first_and_code_only_differences_last() -> None:
     causes = group_causes([*code_only, *differs, *accepted])
     assert [Verdict.ACCEPTS, Verdict.DIFFERS, Verdict.OTHER_CODE] == [c.facts.verdict for c in causes]
     assert [1, 2, 3] == [len(c.members) for c in causes]
+
+
+def test_a_checks_further_failures_join_their_causes_under_the_checks_one_id() -> None:
+    first = failed("invariants/LOCKSTEP", accepted_illegal(SUMMON, "PAYMENT_SUPERFLUOUS_STONE"), "invariants")
+    other = failed("invariants/LOCKSTEP", differs_after(SUMMON, "players[0].score"), "invariants")
+    same = failed("invariants/LOCKSTEP", accepted_illegal(SUMMON, "PAYMENT_SUPERFLUOUS_STONE"), "invariants")
+    further = [other.to_json(), same.to_json()]
+    check = CheckResult("invariants", first.id, first.id, Outcome.FAIL, details={**first.details,
+                                                                                FURTHER_FAILURES: further})
+    causes = group_causes([check])
+    assert [(Verdict.ACCEPTS, 1), (Verdict.DIFFERS, 1)] == [(c.facts.verdict, len(c.members)) for c in causes]
+    assert "2 causes, 1 failing check" == causes_headline(causes)
 
 
 def test_an_engine_fault_is_grouped_by_its_kind_and_method() -> None:

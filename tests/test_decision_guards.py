@@ -101,13 +101,14 @@ class _RoundsFractionalStones(ReferenceEngine):
 
 
 class _RejectionForgetsTheChoice(ReferenceEngine):
-    """Rejecting a wrong-player answer to a choose-player decision rounds the pending decision's prompt off (DEC-4,
-    filed under the reference's rejection of the answer: DEC-1)."""
+    """Rejecting a wrong-player answer to a choose-player decision drops the pending decision's source (DEC-4, filed
+    under the reference's rejection of the answer: DEC-1); its prompt is free text, so a change there would not
+    count."""
 
     def decision(self) -> JSON | None:
         pending = super().decision()
         if pending is not None and getattr(self, "_touched", False) and pending.get("kind") == "choose_player":
-            return {**pending, "prompt": ""}
+            return {**pending, "source": ""}
         return pending
 
     def apply(self, action: JSON) -> JSON:

@@ -25,7 +25,7 @@ import dataclasses
 import random
 import shlex
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +36,7 @@ from oracle.core.causes import CAUSE_KEY
 from oracle.core.faults import EngineFault, PositionRefused
 from oracle.core.json_types import JSON
 from oracle.core.protocol import SHUFFLES_INSIDE
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import FURTHER_FAILURES, CheckResult, Outcome
 from oracle.core.shards import Shard
 from oracle.engines.harness import DEFAULT_START_TIMEOUT, Subject
 from oracle.engines.play import new_setup
@@ -160,11 +160,11 @@ class FuzzReport:
         (``decisions_seen``, ``positions_seen``)."""
         out: list[CheckResult] = []
         failed: dict[str, Failure] = {}
-        later: list[tuple[str, Failure]] = []
+        further: dict[str, list[Failure]] = {}
         for failure in self.failures:
             name = LOCKSTEP.name if failure.invariant == REFERENCE_FAULT.name else failure.invariant
             if name in failed:
-                later.append((f"{SUITE}/{failure.invariant}/{len(later) + 2}", failure))
+                further.setdefault(name, []).append(failure)
             else:
                 failed[name] = failure
         base = {"games": self.stats.games, "decisions": self.stats.decisions, "seed": self.config.seed,
@@ -191,7 +191,7 @@ class FuzzReport:
             decisions, positions = self._seen(name)
             seen = {**base, "checks": checks, "decisions_seen": decisions, "positions_seen": positions}
             if name in failed:
-                out.append(self._failure_result(failed[name]))
+                out.append(self._failure_result(failed[name], further.get(name, ())))
             elif name in self.unsupported:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.UNSUPPORTED, rules=invariant.rules,
                                        message=self.unsupported[name], details=seen))
@@ -209,8 +209,8 @@ class FuzzReport:
                 out.append(CheckResult(SUITE, check_id, invariant.text, Outcome.PASS, rules=invariant.rules,
                                        duration=self.seconds, details=seen))
         reported = {*self.config.checked, ENGINE_FAULT.name}
-        out.extend(self._failure_result(f) for name, f in failed.items() if name not in reported)
-        out.extend(self._failure_result(f, check_id) for check_id, f in later)
+        out.extend(self._failure_result(f, further.get(name, ())) for name, f in failed.items()
+                   if name not in reported)
         return out
 
     def _seen(self, name: str) -> tuple[int, int]:
@@ -219,9 +219,9 @@ class FuzzReport:
             return self.stats.decisions, self.stats.positions
         return self.stats.decisions_seen.get(name, 0), self.stats.positions_seen.get(name, 0)
 
-    def _failure_result(self, failure: Failure, check_id: str = "") -> CheckResult:
-        """A failure's result, under its invariant's id (the first failure of each), or ``check_id`` (the ones after
-        it: ``invariants/LOCKSTEP/2`` ..., each of another cause)."""
+    def _failure_result(self, failure: Failure, further: Sequence[Failure] = ()) -> CheckResult:
+        """A check's first failure, under its invariant's id; the ones it found after it, each of another cause, are
+        members of the same result (``further_failures`` in its details), never ids of their own."""
         invariant = describe(failure.invariant)
         reproduce = self.reproduce()
         if failure.scenario:
@@ -233,14 +233,18 @@ class FuzzReport:
         if failure.divergence is not None and failure.mode != "lockstep":
             message += f"; against the reference: {failure.divergence.describe()}"
         cards = tuple(sorted({str(a["card"]) for a in failure.trace.actions[-1:] if isinstance(a.get("card"), str)}))
+        if further:
+            message += f" (and {len(further)} further failure(s) of other causes: {FURTHER_FAILURES} in the details)"
+        more = {FURTHER_FAILURES: [self._failure_result(f).to_json() for f in further]} if further else {}
         return CheckResult(
-            SUITE, check_id or f"{SUITE}/{failure.invariant}", invariant.text, failure.outcome, rules=failure.rules,
+            SUITE, f"{SUITE}/{failure.invariant}", invariant.text, failure.outcome, rules=failure.rules,
             cards=cards, step=failure.step, expected=failure.expected, actual=failure.actual, message=message,
             reproduce=reproduce, duration=self.seconds,
             details={"mode": failure.mode, "invariant": failure.invariant, "games": self.stats.games,
                      "decisions": self.stats.decisions, "seed": self.config.seed, **failure.to_json(),
                      **failure.fault_details, **({CAUSE_KEY: failure.cause} if failure.cause else {}),
-                     **dict(zip(("decisions_seen", "positions_seen"), self._seen(failure.invariant), strict=True))},
+                     **dict(zip(("decisions_seen", "positions_seen"), self._seen(failure.invariant), strict=True)),
+                     **more},
         )
 
     def summary(self) -> str:

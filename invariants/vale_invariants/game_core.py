@@ -12,7 +12,7 @@ from typing import Any
 from oracle.core.causes import CAUSE_KEY, stalled
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
-from oracle.core.protocol import DecisionKind
+from oracle.core.protocol import DecisionKind, decision_contract, snapshot_contract
 from oracle.core.results import Outcome
 from oracle.engines.harness import EngineTimeout, Subject, raised_words
 from oracle.engines.legal_share import LegalSampler
@@ -114,19 +114,23 @@ class RunnerCore:
 
     def rejection_changed(self, before: JSON | None, pending: JSON | None, exact: bool) -> str | None:
         """Where the engine's state or pending decision changed across an action it rejected (DEC-4), or None.
-        ``exact`` compares the whole snapshot and decision (an invariant), else what two engines must agree on (the
-        canonical snapshot, the decision's shape: lock-step, ``before`` the reference's snapshot)."""
+        ``exact`` compares the whole snapshot and decision but their free text, the prompt (an invariant), else what
+        two engines must agree on (the canonical snapshot, the decision's shape: lock-step, ``before`` the
+        reference's snapshot)."""
         if before is not None:
             again = self.subject.export()
             where = first_state_difference(before, again)
-            if where is None and exact and again != before:
+            if where is None and exact and snapshot_contract(again) != snapshot_contract(before):
                 where = "private"
             if where is not None:
                 return where
         if pending is None:
             return None
         decision = self.subject.decision()
-        changed = decision != pending if exact else decision_difference(pending, decision) is not None
+        if exact:
+            changed = decision is None or decision_contract(decision) != decision_contract(pending)
+        else:
+            changed = decision_difference(pending, decision) is not None
         return "the pending decision" if changed else None
 
     def stall(self, finding: Finding, snapshot: JSON | None, pending: JSON | None, step: int) -> Violation:

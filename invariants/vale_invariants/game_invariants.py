@@ -6,7 +6,7 @@ from typing import NoReturn
 
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
-from oracle.core.protocol import ANSWERS, DecisionKind
+from oracle.core.protocol import ANSWERS, DecisionKind, decision_contract, snapshot_contract
 from oracle.core.results import Outcome
 from vale_invariants import checks
 from vale_invariants.checks import Finding, ReferenceView
@@ -114,7 +114,7 @@ class InvariantChecks(Resynchronising):
             again = twin.export()
         except EngineFault as fault:
             raise self.fault("INV-ROUNDTRIP", fault, step, " while loading its own snapshot") from None
-        if again != snapshot:
+        if snapshot_contract(again) != snapshot_contract(snapshot):
             where = first_state_difference(snapshot, again) or "private"
             self._raise(Finding("INV-ROUNDTRIP", "PROTO-1", f"load(export(s)) exports a different snapshot (first "
                                 f"difference at {where})", "the same snapshot", f"{where} differs"), step)
@@ -135,7 +135,7 @@ class InvariantChecks(Resynchronising):
                     self._raise(Finding("INV-DETERMINISM", "SETUP-1", f"replaying the game, action {index} "
                                         f"({compact(action)}) was rejected", "accepted as before", "rejected"), step)
                 seen = twin.export() if self.can_export else twin.decision()
-                if seen != self.history[index]:
+                if _contract(seen, self.can_export) != _contract(self.history[index], self.can_export):
                     where = first_state_difference(self.history[index] or {}, seen or {}) if self.can_export \
                         else "decision"
                     self._raise(Finding("INV-DETERMINISM", "SETUP-1", f"replaying the same inputs gave a different "
@@ -143,3 +143,11 @@ class InvariantChecks(Resynchronising):
                                         "the same state", f"{where} differs", extra_rules=("DECK-1",)), step)
         except EngineFault as fault:
             raise self.fault("INV-DETERMINISM", fault, step, " while replaying the game") from None
+
+
+def _contract(seen: JSON | None, exported: bool) -> JSON | None:
+    """What a replay must give again: the snapshot (``exported``), else the decision, without the prompt (free text,
+    never compared)."""
+    if seen is None:
+        return None
+    return snapshot_contract(seen) if exported else decision_contract(seen)

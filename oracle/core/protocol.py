@@ -74,6 +74,25 @@ def answer_is_ordered(decision: JSON | None) -> bool:
     return decision is not None and decision.get("ordered") is True
 
 
+FREE_TEXT = {"decision": frozenset({"prompt"}), "rejection": frozenset({"message"}),
+             "handshake": frozenset({"engine", "version"})}
+"""Free text, by the message that carries it: shown beside a failure where it helps, never compared, so an engine
+words its questions and refusals its own way (docs/protocol.md, "What is compared")."""
+
+
+def decision_contract(decision: JSON) -> JSON:
+    """The decision without its free text (the prompt): what two engines must agree on."""
+    return {k: v for k, v in decision.items() if k not in FREE_TEXT["decision"]}
+
+
+def snapshot_contract(snapshot: JSON) -> JSON:
+    """The snapshot with its pending decision's free text left out (``private`` kept: PROTO-1 round trips it)."""
+    pending = snapshot.get("pending")
+    if not isinstance(pending, dict):
+        return snapshot
+    return {**snapshot, "pending": decision_contract(pending)}
+
+
 class RejectionCode(str, Enum):
     """Why an action was refused. Each rejection also names the rule id it enforces."""
 

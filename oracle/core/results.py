@@ -29,6 +29,12 @@ POSITION_REFUSED = "position_refused"
 it (:class:`oracle.core.faults.PositionRefused`)."""
 
 
+FURTHER_FAILURES = "further_failures"
+"""A failing check's details key: the failures of other causes it found after its first (a fuzz run goes on past
+each), each a result's JSON under the check's own id. They are members of that one planned result, never results
+of their own, so a run's ids and counts are the plan's (docs/reports.md, Causes)."""
+
+
 class Outcome(str, Enum):
     """How one check ended. PASS, EXPECTED_FAILURE, UNSUPPORTED and NOT_APPLICABLE are ok (nothing failed); only the
     first two ran: an unsupported or not-applicable check was not run and is never counted as passed."""
@@ -92,3 +98,17 @@ class CheckResult:
             "duration": round(self.duration, 6),
             "details": self.details,
         }
+
+    @staticmethod
+    def from_json(raw: JSON) -> CheckResult:
+        """A result as :meth:`to_json` wrote it."""
+        return CheckResult(raw["suite"], raw["id"], raw["title"], Outcome(raw["outcome"]), tuple(raw["rules"]),
+                           tuple(raw["cards"]), raw["step"], raw["expected"], raw["actual"], raw["message"],
+                           raw["reproduce"], float(raw["duration"]), raw["details"])
+
+    def failures(self) -> tuple[CheckResult, ...]:
+        """This result, then each further failure it holds (:data:`FURTHER_FAILURES`), all under its id."""
+        further = self.details.get(FURTHER_FAILURES)
+        if not isinstance(further, list):
+            return (self,)
+        return (self, *(CheckResult.from_json({**raw, "id": self.id}) for raw in further if isinstance(raw, dict)))

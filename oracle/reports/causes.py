@@ -211,14 +211,18 @@ def smallest(members: Iterable[CheckResult]) -> CheckResult:
 
 def group_causes(failures: Iterable[CheckResult]) -> list[Cause]:
     """Failing results grouped by exactly their key (``CauseFacts.signature``): accept/reject mismatches first,
-    code-only differences last, and within each the causes with most checks first. An incomplete result (a budget
-    ran out, or it exercised nothing) is never a cause, whatever it is handed in with: it found no deviation."""
+    code-only differences last, and within each the causes with most checks first. A check's further failures
+    (``further_failures``) join the causes they show, a check a member of each of its causes once. An incomplete
+    result (a budget ran out, or it exercised nothing) is never a cause, whatever it is handed in with: it found no
+    deviation."""
     groups: dict[str, list[tuple[CheckResult, CauseFacts]]] = {}
-    for result in failures:
+    for result in (f for failing in failures for f in failing.failures()):
         if result.outcome is Outcome.INCOMPLETE:
             continue
         facts = cause_of(result)
-        groups.setdefault(facts.signature, []).append((result, facts))
+        group = groups.setdefault(facts.signature, [])
+        if all((m.suite, m.id) != (result.suite, result.id) for m, _ in group):
+            group.append((result, facts))
     causes = []
     for members in groups.values():
         best = smallest(m for m, _ in members)
@@ -229,7 +233,7 @@ def group_causes(failures: Iterable[CheckResult]) -> list[Cause]:
 
 def causes_headline(causes: Sequence[Cause]) -> str:
     """``3 causes, 31 failing checks``."""
-    checks = sum(len(c.members) for c in causes)
+    checks = len({(m.suite, m.id) for c in causes for m in c.members})
     return (f"{len(causes)} cause{'s' if len(causes) != 1 else ''}, "
             f"{checks} failing check{'s' if checks != 1 else ''}")
 

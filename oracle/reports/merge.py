@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from oracle.core.json_types import JSON
-from oracle.core.results import CheckResult, Outcome
+from oracle.core.results import CheckResult
 from oracle.engines.speed import BudgetScale, ScaleSource, SpeedSample
 from oracle.reports.common import DATE_FORMAT, RunInfo, date_problem
 from oracle.reports.json_report import REPORT_FORMAT, SCHEMA_FILE
@@ -95,9 +95,7 @@ def read_shard(path: Path) -> ShardReport:
 
 def result_of(raw: JSON) -> CheckResult:
     """A result as ``CheckResult.to_json`` wrote it (the notes and the blamed rule are made again from it)."""
-    return CheckResult(raw["suite"], raw["id"], raw["title"], Outcome(raw["outcome"]), tuple(raw["rules"]),
-                       tuple(raw["cards"]), raw["step"], raw["expected"], raw["actual"], raw["message"],
-                       raw["reproduce"], float(raw["duration"]), raw["details"])
+    return CheckResult.from_json(raw)
 
 
 def _field(data: JSON, keys: tuple[str, ...]) -> object:

@@ -30,7 +30,14 @@ from oracle.core.diff import first_difference as first_path
 from oracle.core.faults import EngineFault, describe_fault
 from oracle.core.json_types import JSON
 from oracle.core.narrate import action_text
-from oracle.core.protocol import ANSWERS, SHUFFLES_INSIDE, DecisionKind, answer_is_ordered
+from oracle.core.protocol import (
+    ANSWERS,
+    SHUFFLES_INSIDE,
+    DecisionKind,
+    answer_is_ordered,
+    decision_contract,
+    snapshot_contract,
+)
 from oracle.core.results import REACHED_BY, CheckResult, Outcome
 from oracle.core.rules import variants
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
@@ -506,7 +513,7 @@ class _Run:
         rule = str(step.reject.get("rule", ""))
         wanted = f"rejected with {code}" + (f" ({rule})" if rule else "")
         can_export = self.subject.handshake.can("export")
-        before = (_canonical(self.export()) if can_export else None, self.decision())
+        before = (_canonical(self.export()) if can_export else None, _contract(self.decision()))
         self.require_drivable(before[1])
         result: JSON = self.call("apply", self.subject.apply, action)
         if result["accepted"]:
@@ -515,7 +522,7 @@ class _Run:
                             message=f"the engine accepted {describe_action(action)}", rules=(rule,))
         rejection = result.get("rejection") or {}
         got = f"rejected with {rejection.get('code')} ({rejection.get('rule', '')}): {rejection.get('message', '')}"
-        after = (_canonical(self.export()) if can_export else None, self.decision())
+        after = (_canonical(self.export()) if can_export else None, _contract(self.decision()))
         if after != before:
             changed = first_difference({"state": before[0], "decision": before[1]},
                                        {"state": after[0], "decision": after[1]})
@@ -562,7 +569,8 @@ class _Run:
                             cause=differs_after(self.last_action(), "decision"))
         if "ordered" in expected:
             pending = {**pending, "ordered": answer_is_ordered(pending)}
-        mismatch = first_mismatch(expected, pending, "decision")
+        mismatch = first_mismatch(decision_contract(expected) if isinstance(expected, dict) else expected, pending,
+                                  "decision")
         if mismatch is not None:
             want, got = mismatch.describe()
             raise self.stop(Outcome.FAIL, expected=want, actual=got, message=f"{mismatch.path} differs",
@@ -603,9 +611,14 @@ def scenario_trace(scenario: Scenario, last: Step | None, preamble: Preamble | N
     return Trace(tuple(steps), snapshot=complete_snapshot(scenario.given))
 
 
+def _contract(pending: JSON | None) -> JSON | None:
+    """The pending decision without its prompt (free text), None when the game is over."""
+    return None if pending is None else decision_contract(pending)
+
+
 def _canonical(snapshot: JSON) -> JSON:
-    """The part of a snapshot engines agree on (without the engine's ``private`` bookkeeping)."""
-    return {k: v for k, v in snapshot.items() if k != "private"}
+    """The part of a snapshot engines agree on (without the engine's ``private`` bookkeeping and the prompt)."""
+    return {k: v for k, v in snapshot_contract(snapshot).items() if k != "private"}
 
 
 def run_scenario(

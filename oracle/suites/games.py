@@ -26,6 +26,7 @@ from oracle.core.causes import (
 from oracle.core.diff import first_difference, value_at
 from oracle.core.faults import EngineFault
 from oracle.core.json_types import JSON
+from oracle.core.protocol import snapshot_contract
 from oracle.core.results import CheckResult, Outcome
 from oracle.core.undrivable import UNDRIVABLE, undrivable_message, undrivable_reason
 from oracle.engines.harness import Handshake, Subject
@@ -437,9 +438,9 @@ def _run_roundtrip(unit: Unit[GamePlan], context: RunContext) -> list[CheckResul
         twin = context.eut.fresh()
         twin.load_snapshot(snapshot)
         again = twin.export()
-        if again == snapshot:
+        if snapshot_contract(again) == snapshot_contract(snapshot):
             return None
-        where = first_difference(snapshot, again) or "the snapshot"
+        where = first_difference(snapshot_contract(snapshot), snapshot_contract(again)) or "the snapshot"
         doc = roundtrip_scenario(unit.payload.label, unit.reproduce, canonical(snapshot), where)
         cause = CauseFacts(Verdict.DIFFERS, "load(export)", field=field_pattern(where), rule="PROTO-1",
                            step=game.step, reference_does=f"load(export(s)) exports s again ({where} included)",
@@ -488,8 +489,8 @@ def undrivable_details(pending: JSON) -> JSON:
 
 
 def canonical(snapshot: JSON) -> JSON:
-    """The part of a snapshot every engine must agree on (``private`` is the engine's own)."""
-    return {k: v for k, v in snapshot.items() if k != "private"}
+    """The part of a snapshot every engine must agree on (``private`` is the engine's own, the prompt free text)."""
+    return {k: v for k, v in snapshot_contract(snapshot).items() if k != "private"}
 
 
 SETUP = SuiteSpec("setup", _plan_setup, _run_setup, "the position after new_game (SETUP-1..3)")
