@@ -85,9 +85,11 @@ NOT_WRITABLE: dict[str, str] = {
     "negative_stone_counts": "less than the minimum of 0",
     "event_of_unknown_type": "not one it must not",
     "fake_points_event": "not one it must not",
+    "no_holding_limit_without_load": "does not show from a loaded position",
 }
 """Fixtures whose counterexample a scenario file cannot hold, and the reason the scenario schema gives (a stone count
-below zero)."""
+below zero), or the replay of the saved scenario on the fixture gives (an engine without ``load`` cannot start from
+the scenario's position)."""
 SAMPLED: dict[str, float] = {
     "tries_leniently": 0.5,
 }

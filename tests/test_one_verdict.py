@@ -66,7 +66,7 @@ def test_check_pytest_and_merged_shards_give_one_verdict(
         known_failures: Path, checked_with_them: int, pytester: pytest.Pytester, tmp_path: Path) -> None:
     tested = pytester.runpytest_subprocess(*PLUGIN, "--vale-impl", LIMIT5, "--vale-suite", "invariants",
                                            "--vale-expectations", str(known_failures), "-k", "INV-LIMIT")
-    shards = [subprocess.run([sys.executable, "-m", "oracle.cli", "check", *NARROW, "--expectations",
+    shards = [subprocess.run([sys.executable, "-P", "-m", "oracle.cli", "check", *NARROW, "--expectations",
                               str(known_failures), "--shard", f"{k}/2", "--report-json",
                               str(tmp_path / f"shard-{k}.json")],
                              capture_output=True, text=True, timeout=300, check=False) for k in (1, 2)]

@@ -117,11 +117,10 @@ FORGED_EVENTS = {"event_of_unknown_type": "PROTO-2", "fake_points_event": "SELL-
 
 def test_each_forged_events_fixture_is_caught_by_the_lockstep_with_and_without_load() -> None:
     by_name = {p.name: p for p in plans()}
-    for name, rule in FORGED_EVENTS.items():
-        for run in (name, f"{name}:without_load"):
-            plan = by_name[run]
-            assert (f"vale_fixtures.{run}", Expect.CAUGHT, (rule,), ("--suite", "invariants")) == \
-                (plan.impl, plan.expect, plan.rules, plan.args)
+    expected = {run: (f"vale_fixtures.{run}", Expect.CAUGHT, (rule,), ("--suite", "invariants"))
+                for name, rule in FORGED_EVENTS.items() for run in (name, f"{name}:without_load")}
+    assert (8, expected) == (len(expected), {run: (by_name[run].impl, by_name[run].expect, by_name[run].rules,
+                                                   by_name[run].args) for run in expected})
 
 
 def test_only_a_module_with_a_without_load_factory_gets_a_run_without_load() -> None:
