@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 import trove_classifiers
 
+from oracle.scenarios.bundled import PREAMBLES_FILE
+
 ROOT = Path(__file__).resolve().parent.parent
 TIMES = (
     (re.compile(r'("(?:date|duration|seconds)": )(?:"[^"]*"|[0-9.e-]+)'), r"\g<1>0"),  # JSON
@@ -93,7 +95,8 @@ def test_the_wheel_carries_the_scenarios_and_only_namespaced_packages(wheel: Pat
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
     assert {"oracle", "vale_fixtures", "vale_invariants"} == top
     bundled = {n.removeprefix("oracle/_suite/") for n in names if n.startswith("oracle/_suite/")}
-    in_repo = {str(p.relative_to(ROOT / "scenarios")) for p in (ROOT / "scenarios").rglob("*.toml")}
+    in_repo = {str(p.relative_to(ROOT / "scenarios")) for p in (ROOT / "scenarios").rglob("*")
+               if p.suffix == ".toml" or p.name == PREAMBLES_FILE}
     assert in_repo == bundled
     reports = ROOT / "oracle" / "reports"
     shipped = {f"oracle/reports/{p.relative_to(reports)}" for site in ("rulebook", "html")
