@@ -112,6 +112,7 @@ def test_an_engine_listing_cheaper_than_it_probes_is_asked_try_actions_only_once
     report = tmp_path / "report.json"
     done = CliRunner().invoke(app, ["check", "--impl", "slow_probes", "--suite", "random-play", "--games", "1",
                                     "-j", "1", "--report-json", str(report)])
+    assert report.is_file(), (done.exit_code, done.output, done.exception)
     run = json.loads(report.read_text(encoding="utf-8"))["run"]
     asked = {m["method"]: m["calls"] for m in run["engine_costs"]["methods"]}
     games = len(json.loads(report.read_text(encoding="utf-8"))["results"])

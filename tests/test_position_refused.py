@@ -62,7 +62,8 @@ def test_an_engine_declaring_load_that_refuses_its_own_snapshots_still_breaks_PR
     (tmp_path / "refuses_even_its_own.py").write_text(REFUSES_EVEN_ITS_OWN, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     report = tmp_path / "report.json"
-    runner.invoke(app, ["check", "--impl", "refuses_even_its_own", "--suite", "roundtrip", "-j", "1",
-                        "--report-json", str(report)])
+    done = runner.invoke(app, ["check", "--impl", "refuses_even_its_own", "--suite", "roundtrip", "-j", "1",
+                               "--report-json", str(report)])
+    assert report.is_file(), (done.exit_code, done.output, done.exception)
     results = json.loads(report.read_text(encoding="utf-8"))["results"]
     assert {("error", ("PROTO-2",))} == {(r["outcome"], tuple(r["rules"])) for r in results}
