@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from oracle.core.json_types import JSON
+from oracle.engines.forwarding import Forwarding
 
 LEGAL_ACTIONS = "legal_actions"
 TRY_ACTIONS = "try_actions"
@@ -51,11 +52,12 @@ class AdapterLike:
         return frozenset(name for name, out in ((LEGAL_ACTIONS, self.by_trial), (TRY_ACTIONS, self.no_try)) if out)
 
 
-class AdapterLikeEngine:
-    """``engine`` with every method passed through, except the handshake and ``legal_actions`` as ``like`` says."""
+class AdapterLikeEngine(Forwarding):
+    """``engine`` with every method passed through, except the handshake, ``legal_actions`` and ``try_actions`` as
+    ``like`` says."""
 
     def __init__(self, engine: Any, like: AdapterLike) -> None:
-        self.engine = engine
+        super().__init__(engine)
         self.like = like
 
     def handshake(self) -> JSON:
@@ -71,30 +73,11 @@ class AdapterLikeEngine:
         listed: list[JSON] = self.engine.legal_actions()
         return listed
 
-    def new_game(self, setup: JSON) -> list[JSON]:
-        events: list[JSON] = self.engine.new_game(setup)
-        return events
-
-    def decision(self) -> JSON | None:
-        pending: JSON | None = self.engine.decision()
-        return pending
-
-    def apply(self, action: JSON) -> JSON:
-        result: JSON = self.engine.apply(action)
-        return result
-
     def try_actions(self, actions: list[JSON]) -> list[JSON]:
         if self.like.no_try:
             raise NotImplementedError("served with --no-try-actions: the oracle applies actions on copies instead")
         verdicts: list[JSON] = self.engine.try_actions(actions)
         return verdicts
-
-    def export(self) -> JSON:
-        snapshot: JSON = self.engine.export()
-        return snapshot
-
-    def load(self, snapshot: JSON) -> None:
-        self.engine.load(snapshot)
 
 
 def adapter_like(factory: Callable[[], Any], like: AdapterLike) -> Callable[[], Any]:
