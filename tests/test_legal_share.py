@@ -109,6 +109,7 @@ def test_an_engine_listing_cheaper_than_it_probes_is_asked_try_actions_only_once
     it to its apply), not at half the decisions, and the report says why."""
     (tmp_path / "slow_probes.py").write_text(SLOW_PROBES, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # a worker started anew (beside a thread another test left) finds it from here
     report = tmp_path / "report.json"
     done = CliRunner().invoke(app, ["check", "--impl", "slow_probes", "--suite", "random-play", "--games", "1",
                                     "-j", "1", "--report-json", str(report)])

@@ -61,6 +61,7 @@ def test_an_engine_declaring_load_that_refuses_its_own_snapshots_still_breaks_PR
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "refuses_even_its_own.py").write_text(REFUSES_EVEN_ITS_OWN, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # a worker started anew (beside a thread another test left) finds it from here
     report = tmp_path / "report.json"
     done = runner.invoke(app, ["check", "--impl", "refuses_even_its_own", "--suite", "roundtrip", "-j", "1",
                                "--report-json", str(report)])
