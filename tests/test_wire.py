@@ -21,6 +21,7 @@ from oracle.core.validation import validation_errors
 from oracle.engines.connect import EngineUnderTest
 from oracle.engines.harness import Subject
 from oracle.engines.play import new_setup
+from oracle.engines.wire import methods
 from oracle.engines.wire.connection import harness_capabilities, request_line
 from oracle.engines.wire.framing import incompatibility
 from oracle.engines.wire.impl import wire_factory
@@ -292,3 +293,18 @@ def test_lines_are_compact_strict_json_whichever_library_writes_them(backend: st
     assert message == methods.decode_line(methods.encode_line(message))
     with pytest.raises(ValueError):
         methods.decode_line(b'{"id": 3, "result": NaN}')
+
+
+# ---------------------------------------------------------------------------------------------- one JSON reader
+
+SAME_WITH_OR_WITHOUT_ORJSON = [b'{"s":"\\ud800"}\n', b'{"n":%d}\n' % 2**70, b'{"a":1,"a":2}\n']
+"""Lines orjson refuses or reads its own way: a lone surrogate's escape, a number past 64 bits, a key twice."""
+TOO_DEEP = b"[" * 2000 + b"]" * 2000 + b"\n"
+"""Past orjson's 1,024 levels and the standard library's recursion limit alike."""
+
+
+def test_a_line_reads_as_the_standard_library_reads_it_whatever_is_installed() -> None:
+    assert [json.loads(line) for line in SAME_WITH_OR_WITHOUT_ORJSON] == [
+        methods.decode_line(line) for line in SAME_WITH_OR_WITHOUT_ORJSON]
+    with pytest.raises(methods.NestedTooDeep):
+        methods.decode_line(TOO_DEEP)

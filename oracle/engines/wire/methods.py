@@ -28,23 +28,24 @@ def _no_constant(name: str) -> Any:
 
 def encode_line(message: object) -> bytes:
     """One protocol line: compact JSON, UTF-8, ending in a newline (with orjson when it is installed: the
-    wire's cost is mostly JSON, and orjson encodes about 5 times and decodes about 2 times as fast)."""
+    wire's cost is mostly JSON, and orjson encodes about 5 times as fast; lines are read by the standard library
+    alone, :func:`decode_line`)."""
     if _orjson is not None:
         return _orjson.dumps(message, option=_orjson.OPT_APPEND_NEWLINE)  # type: ignore[no-any-return]
     return _ENCODER.encode(message).encode("utf-8") + b"\n"
 
 
 class NestedTooDeep(ValueError):
-    """A line of JSON nested deeper than the parser can follow (some thousand levels; orjson stops at 1024 and
-    calls it not JSON). A scan for depth before the parse would cost as much as the parse, on every line."""
+    """A line of JSON nested deeper than the parser can follow (about a thousand levels). A scan for depth before
+    the parse would cost as much as the parse, on every line."""
 
 
 def decode_line(line: bytes) -> Any:
-    """One protocol line parsed as strict JSON (no NaN or Infinity); ValueError if it is not JSON or is nested
-    too deep to parse (:class:`NestedTooDeep`); its length is bounded where it is read (``MAX_LINE_BYTES``)."""
+    """One protocol line parsed as strict JSON (no NaN or Infinity) by the standard library, whatever else is
+    installed: orjson reads lines its own way (it refuses a lone surrogate's escape, and some versions follow any
+    depth, which later code cannot), so a verdict would depend on it; ValueError if it is not JSON or is nested too
+    deep to parse (:class:`NestedTooDeep`); its length is bounded where it is read (``MAX_LINE_BYTES``)."""
     try:
-        if _orjson is not None:
-            return _orjson.loads(line)
         return json.loads(line.decode("utf-8"), parse_constant=_no_constant)
     except RecursionError:
         raise NestedTooDeep("nested deeper than the JSON parser can follow") from None
