@@ -193,12 +193,17 @@ class _TomlScan:
 
     def _key(self, token: str) -> TooDeep | None:
         self.mode = _Mode.KEY
+        return self._key_part(self, self.table_depth, token)
+
+    def _key_part(self, holder: _Frame | _TomlScan, around: int, token: str) -> TooDeep | None:
+        """A dot adds a part to the key being read (in a table, or an inline table ``holder``); ``=`` ends it, its
+        value ``around`` containers and one more for each part past the first."""
         if token == ".":
-            self.key_parts += 1
-            return self._excess(self.key_parts, MAX_KEY_PARTS, Excess.KEY_PARTS)
+            holder.key_parts += 1
+            return self._excess(holder.key_parts, MAX_KEY_PARTS, Excess.KEY_PARTS)
         if token == "=":
-            self.mode = _Mode.VALUE
-            return self._excess(self.table_depth + self.key_parts - 1, self.limit, Excess.DEPTH)
+            holder.mode = _Mode.VALUE
+            return self._excess(around + holder.key_parts - 1, self.limit, Excess.DEPTH)
         return None
 
     def _inside(self, frame: _Frame, token: str) -> TooDeep | None:
@@ -211,13 +216,7 @@ class _TomlScan:
             if token == "," and frame.closer == "}":
                 frame.mode, frame.key_parts = _Mode.KEY, 1
             return None
-        if token == ".":
-            frame.key_parts += 1
-            return self._excess(frame.key_parts, MAX_KEY_PARTS, Excess.KEY_PARTS)
-        if token == "=":
-            frame.mode = _Mode.VALUE
-            return self._excess(frame.depth + frame.key_parts - 1, self.limit, Excess.DEPTH)
-        return None
+        return self._key_part(frame, frame.depth, token)
 
     def _open(self, token: str, around: int) -> TooDeep | None:
         for _ in range(len(token)):
